@@ -1,0 +1,25 @@
+#pragma once
+// Sets of machine ids, written as Batsim interval sets ("0-3 7 9-10").
+
+#include <boost/icl/interval_set.hpp>
+#include <string>
+
+namespace batfill {
+
+using MachineSet = boost::icl::interval_set<int>;
+
+// Every id in [first, last].
+MachineSet machine_range(int first, int last);
+
+// Number of machines in the set.
+int machine_count(const MachineSet& machines);
+
+// Canonical Batsim form: disjoint maximal intervals in ascending order, single ids as "a",
+// ranges as "a-b", separated by one space. The empty set is "".
+std::string to_string(const MachineSet& machines);
+
+// Accepts any valid Batsim interval set (unsorted or overlapping parts, several spaces).
+// Throws std::invalid_argument naming the offending part.
+MachineSet parse_machine_set(const std::string& text);
+
+}  // namespace batfill

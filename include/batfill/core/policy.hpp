@@ -1,0 +1,46 @@
+#pragma once
+// The interface every scheduling policy implements: a snapshot of one instant in, the jobs to
+// start now out. Policies count nodes only; the Scheduler picks the concrete machines.
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "batfill/core/job.hpp"
+#include "batfill/core/time.hpp"
+
+namespace batfill {
+
+// Planned ends of the running jobs: start + time_limit -> nodes released then (kNever for a job
+// without a limit). Planning is pessimistic (spec: "use time_limit, not actual_runtime").
+using PlannedReleases = std::multimap<Time, int>;
+
+// What a policy sees of the system at one instant, after that instant's completions and
+// submissions have been applied.
+struct SchedulingView {
+  Time now = 0;
+  int machine_count = 0;  // the whole machine, including busy and unavailable nodes
+  int free_nodes = 0;     // usable now: not running a job and not unavailable
+  const std::vector<const Job*>* queue = nullptr;  // waiting jobs, in queue order
+  const PlannedReleases* releases = nullptr;
+};
+
+class Policy {
+ public:
+  virtual ~Policy() = default;
+
+  // Whether jobs without a time limit must be rejected at submission (backfilling plans with
+  // every job's limit; plain FCFS does not need one).
+  virtual bool needs_time_limits() const { return true; }
+
+  // The jobs of view.queue to start now, in the order they start. Their nodes must fit in
+  // view.free_nodes taken together.
+  virtual std::vector<const Job*> select_jobs_to_start(const SchedulingView& view) = 0;
+
+  // A running job ended (normally, at its limit, failed or killed). Stateful policies that
+  // keep reservations between instants use it; the Scheduler already freed its nodes.
+  virtual void on_job_finished(const Job& /*job*/) {}
+};
+
+}  // namespace batfill

@@ -1,0 +1,28 @@
+#pragma once
+// The order of the wait queue (--order). The queue head is the job the policies protect.
+
+#include <string>
+#include <vector>
+
+#include "batfill/core/job.hpp"
+
+namespace batfill {
+
+enum class QueueOrder {
+  kFcfs,  // submission time, then id (notes §1)
+};
+
+// Throws std::invalid_argument listing the valid names.
+QueueOrder parse_queue_order(const std::string& name);
+std::string to_string(QueueOrder order);
+std::vector<std::string> queue_order_names();
+
+// Whether the order changes as time passes (slowdown-based orders); such a queue is re-sorted
+// at every scheduling pass.
+bool depends_on_time(QueueOrder order);
+
+// Strict weak order: true when `a` is ahead of `b` at time `now`. Ties always fall back to
+// submission time, then id, so the order is total and reproducible.
+bool queued_before(QueueOrder order, const Job& a, const Job& b, Time now);
+
+}  // namespace batfill

@@ -1,0 +1,81 @@
+#pragma once
+// The scheduling core: wait queue, running jobs and machines, driven one instant at a time.
+//
+// Plain C++ with no I/O: the embedded simulator and the Batsim protocol layer feed it events
+// and turn its decisions into EXECUTE_JOB / REJECT_JOB.
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "batfill/core/job.hpp"
+#include "batfill/core/machine_pool.hpp"
+#include "batfill/core/policy.hpp"
+#include "batfill/core/queue_order.hpp"
+
+namespace batfill {
+
+struct SchedulerOptions {
+  QueueOrder order = QueueOrder::kFcfs;
+  AllocationRule allocation = AllocationRule::kLowest;
+};
+
+struct Decision {
+  enum class Kind { kExecute, kReject };
+  Kind kind = Kind::kExecute;
+  JobId job_id;
+  MachineSet machines;  // kExecute: exactly job.nodes machines
+  std::string reason;   // kReject: why the job can never run
+};
+
+class Scheduler {
+ public:
+  Scheduler(int machine_count, std::unique_ptr<Policy> policy, SchedulerOptions options = {});
+
+  // One instant, in the spec's order (notes §1): all completions first, then all submissions,
+  // then one scheduling pass. Returns the rejections of this instant, then the starts.
+  std::vector<Decision> on_instant(Time now, const std::vector<JobId>& completed,
+                                   const std::vector<Job>& submitted);
+
+  // The same, step by step, for callers that receive events one by one (the Batsim adapter).
+  // complete() throws std::invalid_argument for a job that is not running; submit() throws for
+  // an id already known. A job that can never run is rejected at once (the decision is
+  // returned by the next schedule()) and never blocks the queue.
+  void complete(const JobId& id);
+  void submit(const Job& job);
+  std::vector<Decision> schedule(Time now);
+
+  void mark_unavailable(const MachineSet& machines) { pool_.mark_unavailable(machines); }
+  void mark_available(const MachineSet& machines) { pool_.mark_available(machines); }
+
+  int machine_count() const { return pool_.size(); }
+  int free_nodes() const { return pool_.free_count(); }
+  std::size_t waiting_count() const { return queue_.size(); }
+  std::size_t running_count() const { return running_.size(); }
+  bool is_running(const JobId& id) const { return running_.count(id) != 0; }
+  bool is_waiting(const JobId& id) const;
+  // Machines of a running job; throws std::invalid_argument if it is not running.
+  const MachineSet& machines_of(const JobId& id) const;
+
+ private:
+  struct RunningJob {
+    Job job;
+    Time start = 0;
+    MachineSet machines;
+    PlannedReleases::iterator release;
+  };
+
+  void reject(const Job& job, std::string reason);
+
+  std::unique_ptr<Policy> policy_;
+  SchedulerOptions options_;
+  MachinePool pool_;
+  std::unordered_map<JobId, Job> waiting_;  // owns the queued jobs; queue_ points into it
+  std::vector<const Job*> queue_;           // in queue order
+  std::unordered_map<JobId, RunningJob> running_;
+  PlannedReleases releases_;
+  std::vector<Decision> pending_;  // rejections made since the last schedule()
+};
+
+}  // namespace batfill

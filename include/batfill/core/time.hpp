@@ -1,0 +1,40 @@
+#pragma once
+// Simulated time in batfill is an exact integer count of microseconds.
+//
+// SWF traces give integral seconds and Batsim writes doubles with 6 decimals, so one int64
+// microsecond count holds both without drift and keeps every comparison of the spec
+// (strict `<` against a reservation) exact. Floating point is used only at the edges:
+// parsing Batsim's JSON numbers and handing sleep times to SimGrid.
+
+#include <cstdint>
+#include <limits>
+#include <string>
+
+namespace batfill {
+
+using Time = std::int64_t;  // microseconds of simulated time
+
+constexpr Time kMicrosecondsPerSecond = 1'000'000;
+// "Never": a reservation that no running job can satisfy, the end of a job with no limit.
+constexpr Time kNever = std::numeric_limits<Time>::max();
+// A job without a time limit (SWF field 9 <= 0, Batsim walltime absent or -1).
+constexpr Time kNoTimeLimit = -1;
+
+constexpr Time from_seconds(std::int64_t seconds) { return seconds * kMicrosecondsPerSecond; }
+
+// Rounds to the nearest microsecond; throws std::out_of_range for NaN, infinities and values
+// beyond about 292,000 years.
+Time from_fractional_seconds(double seconds);
+
+double to_seconds(Time t);
+
+// "12.000450" — the 6-decimal form Batsim writes in its CSV outputs. kNever prints "inf".
+std::string format_seconds(Time t);
+
+// Saturating a + b for a, b >= 0: planning with a job that has no limit must not overflow.
+constexpr Time add_saturating(Time a, Time b) {
+  if (a == kNever || b == kNever) return kNever;
+  return (b > kNever - a) ? kNever : a + b;
+}
+
+}  // namespace batfill

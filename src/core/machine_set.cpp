@@ -1,0 +1,69 @@
+#include "batfill/core/machine_set.hpp"
+
+#include <cctype>
+#include <sstream>
+#include <stdexcept>
+
+namespace batfill {
+namespace {
+
+using Interval = boost::icl::discrete_interval<int>;
+
+int parse_id(const std::string& part, const std::string& digits) {
+  if (digits.empty() || digits.size() > 9) {
+    throw std::invalid_argument("bad machine id in interval set part '" + part + "'");
+  }
+  for (char c : digits) {
+    if (!std::isdigit(static_cast<unsigned char>(c))) {
+      throw std::invalid_argument("bad machine id in interval set part '" + part + "'");
+    }
+  }
+  return std::stoi(digits);
+}
+
+}  // namespace
+
+MachineSet machine_range(int first, int last) {
+  MachineSet set;
+  if (first <= last) set.insert(Interval::closed(first, last));
+  return set;
+}
+
+int machine_count(const MachineSet& machines) {
+  return static_cast<int>(boost::icl::cardinality(machines));
+}
+
+std::string to_string(const MachineSet& machines) {
+  std::string text;
+  for (const Interval& interval : machines) {
+    const int first = boost::icl::first(interval);
+    const int last = boost::icl::last(interval);
+    if (!text.empty()) text += ' ';
+    text += std::to_string(first);
+    if (last != first) text += '-' + std::to_string(last);
+  }
+  return text;
+}
+
+MachineSet parse_machine_set(const std::string& text) {
+  MachineSet set;
+  std::istringstream parts(text);
+  std::string part;
+  while (parts >> part) {
+    const std::size_t dash = part.find('-');
+    if (dash == std::string::npos) {
+      const int id = parse_id(part, part);
+      set.insert(Interval::closed(id, id));
+      continue;
+    }
+    const int first = parse_id(part, part.substr(0, dash));
+    const int last = parse_id(part, part.substr(dash + 1));
+    if (last < first) {
+      throw std::invalid_argument("interval set part '" + part + "' ends before it starts");
+    }
+    set.insert(Interval::closed(first, last));
+  }
+  return set;
+}
+
+}  // namespace batfill

@@ -1,0 +1,34 @@
+#include "batfill/core/policy_registry.hpp"
+
+#include <stdexcept>
+
+namespace batfill {
+
+// Factories, one per file in src/core/policies/.
+std::unique_ptr<Policy> make_fcfs_policy();
+std::unique_ptr<Policy> make_spec_easy_policy();
+std::unique_ptr<Policy> make_spec_conservative_policy();
+
+const std::vector<PolicyInfo>& registered_policies() {
+  static const std::vector<PolicyInfo> policies = {
+      {"none", "plain FCFS, no backfilling", make_fcfs_policy},
+      {"easy", "the spec's EASY: one reservation for the queue head, backfill ends strictly before it",
+       make_spec_easy_policy},
+      {"conservative",
+       "the spec's CONSERVATIVE: independent shadow times for all waiting jobs, backfill ends "
+       "strictly before every shadow ahead of it",
+       make_spec_conservative_policy},
+  };
+  return policies;
+}
+
+std::unique_ptr<Policy> make_policy(const std::string& name) {
+  std::string known;
+  for (const PolicyInfo& policy : registered_policies()) {
+    if (policy.name == name) return policy.make();
+    known += (known.empty() ? "" : ", ") + policy.name;
+  }
+  throw std::invalid_argument("unknown backfilling policy '" + name + "' (valid: " + known + ")");
+}
+
+}  // namespace batfill

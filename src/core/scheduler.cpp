@@ -1,0 +1,120 @@
+#include "batfill/core/scheduler.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <unordered_set>
+
+namespace batfill {
+
+Scheduler::Scheduler(int machine_count, std::unique_ptr<Policy> policy, SchedulerOptions options)
+    : policy_(std::move(policy)), options_(options), pool_(machine_count) {
+  if (machine_count <= 0) {
+    throw std::invalid_argument("a machine needs at least one node, got " +
+                                std::to_string(machine_count));
+  }
+}
+
+std::vector<Decision> Scheduler::on_instant(Time now, const std::vector<JobId>& completed,
+                                            const std::vector<Job>& submitted) {
+  for (const JobId& id : completed) complete(id);
+  for (const Job& job : submitted) submit(job);
+  return schedule(now);
+}
+
+void Scheduler::complete(const JobId& id) {
+  const auto it = running_.find(id);
+  if (it == running_.end()) {
+    throw std::invalid_argument("completion of job '" + id + "', which is not running");
+  }
+  pool_.release(it->second.machines);
+  releases_.erase(it->second.release);
+  const Job job = std::move(it->second.job);
+  running_.erase(it);
+  policy_->on_job_finished(job);
+}
+
+void Scheduler::submit(const Job& job) {
+  if (waiting_.count(job.id) != 0 || running_.count(job.id) != 0) {
+    throw std::invalid_argument("job '" + job.id + "' submitted twice");
+  }
+  // Jobs that can never run are rejected at submission so they never block the queue (notes §1).
+  if (job.nodes <= 0) {
+    return reject(job, "requests " + std::to_string(job.nodes) + " nodes");
+  }
+  if (job.nodes > pool_.size()) {
+    return reject(job, "requests " + std::to_string(job.nodes) + " nodes but the machine has " +
+                           std::to_string(pool_.size()));
+  }
+  if (!job.has_time_limit() && policy_->needs_time_limits()) {
+    return reject(job, "has no time limit (walltime), which backfilling needs");
+  }
+  const Job& stored = waiting_.emplace(job.id, job).first->second;
+  const Time now = job.submit_time;
+  queue_.insert(std::upper_bound(queue_.begin(), queue_.end(), &stored,
+                                 [&](const Job* a, const Job* b) {
+                                   return queued_before(options_.order, *a, *b, now);
+                                 }),
+                &stored);
+}
+
+void Scheduler::reject(const Job& job, std::string reason) {
+  Decision decision;
+  decision.kind = Decision::Kind::kReject;
+  decision.job_id = job.id;
+  decision.reason = "job '" + job.id + "' " + std::move(reason);
+  pending_.push_back(std::move(decision));
+}
+
+std::vector<Decision> Scheduler::schedule(Time now) {
+  std::vector<Decision> decisions = std::move(pending_);
+  pending_.clear();
+  if (queue_.empty()) return decisions;
+  if (depends_on_time(options_.order)) {
+    std::stable_sort(queue_.begin(), queue_.end(), [&](const Job* a, const Job* b) {
+      return queued_before(options_.order, *a, *b, now);
+    });
+  }
+
+  SchedulingView view;
+  view.now = now;
+  view.machine_count = pool_.size();
+  view.free_nodes = pool_.free_count();
+  view.queue = &queue_;
+  view.releases = &releases_;
+  const std::vector<const Job*> starting = policy_->select_jobs_to_start(view);
+  if (starting.empty()) return decisions;
+
+  std::unordered_set<const Job*> started;
+  for (const Job* job : starting) {
+    if (!started.insert(job).second || waiting_.count(job->id) == 0) {
+      throw std::logic_error("policy started job '" + job->id + "' twice or while not waiting");
+    }
+    RunningJob running;
+    running.job = *job;
+    running.start = now;
+    running.machines = pool_.allocate(job->nodes, options_.allocation);
+    running.release = releases_.emplace(planned_end(*job, now), job->nodes);
+    Decision decision;
+    decision.job_id = job->id;
+    decision.machines = running.machines;
+    decisions.push_back(std::move(decision));
+    running_.emplace(job->id, std::move(running));
+  }
+  queue_.erase(std::remove_if(queue_.begin(), queue_.end(),
+                              [&](const Job* job) { return started.count(job) != 0; }),
+               queue_.end());
+  for (const Decision& decision : decisions) {
+    if (decision.kind == Decision::Kind::kExecute) waiting_.erase(decision.job_id);
+  }
+  return decisions;
+}
+
+bool Scheduler::is_waiting(const JobId& id) const { return waiting_.count(id) != 0; }
+
+const MachineSet& Scheduler::machines_of(const JobId& id) const {
+  const auto it = running_.find(id);
+  if (it == running_.end()) throw std::invalid_argument("job '" + id + "' is not running");
+  return it->second.machines;
+}
+
+}  // namespace batfill
