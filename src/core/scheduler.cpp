@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <unordered_set>
 
+#include "batfill/core/release_timeline.hpp"
+
 namespace batfill {
 
 Scheduler::Scheduler(int machine_count, std::unique_ptr<Policy> policy, SchedulerOptions options)
@@ -107,6 +109,18 @@ std::vector<Decision> Scheduler::schedule(Time now) {
     if (decision.kind == Decision::Kind::kExecute) waiting_.erase(decision.job_id);
   }
   return decisions;
+}
+
+Time Scheduler::estimate_start(const Job& job, Time now) const {
+  if (job.nodes <= 0 || job.nodes > pool_.size()) return kNever;
+  // Lower bound from the running jobs alone: the earliest time enough nodes are free.
+  SchedulingView view;
+  view.now = now;
+  view.machine_count = pool_.size();
+  view.free_nodes = pool_.free_count();
+  view.queue = &queue_;
+  view.releases = &releases_;
+  return ReleaseTimeline(view).earliest_time_with(job.nodes);
 }
 
 bool Scheduler::is_waiting(const JobId& id) const { return waiting_.count(id) != 0; }

@@ -46,6 +46,10 @@ class Scheduler {
   void submit(const Job& job);
   std::vector<Decision> schedule(Time now);
 
+  // When `job` (not yet submitted) would start if submitted now: Batsim's
+  // estimate_waiting_time QUERY. Returns kNever for a job that can never run.
+  Time estimate_start(const Job& job, Time now) const;
+
   void mark_unavailable(const MachineSet& machines) { pool_.mark_unavailable(machines); }
   void mark_available(const MachineSet& machines) { pool_.mark_available(machines); }
 

@@ -1,0 +1,134 @@
+#pragma once
+// Batsim 4 protocol messages as typed C++ values (../shared/notes/batsim-protocol.md §2–§4).
+//
+// Both sides of batfill use these types: `batfill serve` reads requests and writes replies as a
+// decision process, the embedded simulator writes requests and reads replies as a Batsim
+// stand-in. JSON is produced and parsed only at the socket (codec.hpp); the in-process simulator
+// exchanges these values directly.
+
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "batfill/core/machine_set.hpp"
+#include "batfill/core/time.hpp"
+
+namespace batfill::protocol {
+
+// ---- Batsim -> scheduler -------------------------------------------------------------------
+
+struct ComputeResource {
+  int id = 0;
+  std::string name;
+  std::string state = "idle";
+  std::map<std::string, std::string> properties;
+};
+
+struct SimulationBegins {
+  int nb_compute_resources = 0;
+  int nb_storage_resources = 0;
+  std::vector<ComputeResource> compute_resources;  // ids 0..n-1, in Batsim's id order
+  std::string sched_config;                        // config.sched-config ("" when absent)
+  std::map<std::string, std::string> workloads;    // name -> path
+};
+
+// The job object of JOB_SUBMITTED. `extra_json` keeps user fields verbatim (a JSON object text
+// without id/subtime/res/profile/walltime), so a re-encoded message loses nothing.
+struct SubmittedJob {
+  std::string id;                     // "w0!17"
+  Time subtime = 0;
+  int res = 0;
+  std::string profile;
+  std::optional<Time> walltime;       // absent or -1 in JSON: no limit
+  std::string extra_json;             // "" or "{...}"
+};
+
+struct JobSubmitted {
+  SubmittedJob job;
+};
+
+struct JobCompleted {
+  std::string job_id;
+  std::string job_state;  // COMPLETED_SUCCESSFULLY, _FAILED, _WALLTIME_REACHED, _KILLED
+  int return_code = 0;
+  MachineSet alloc;
+};
+
+struct JobKilled {
+  std::vector<std::string> job_ids;
+};
+
+struct RequestedCall {};
+
+// NOTIFY from Batsim: no_more_static_job_to_submit, no_more_external_event_to_occur,
+// event_machine_unavailable / event_machine_available (with `resources`), or anything else.
+struct BatsimNotify {
+  std::string type;
+  MachineSet resources;
+};
+
+// QUERY estimate_waiting_time.
+struct EstimateWaitingTimeQuery {
+  SubmittedJob job;
+};
+
+struct ResourceStateChanged {
+  MachineSet resources;
+  std::string state;
+};
+
+// ANSWER consumed_energy (only with -E; batfill never asks, so it is logged and ignored).
+struct BatsimAnswer {
+  std::string data_json;
+};
+
+struct SimulationEnds {};
+
+// ---- scheduler -> Batsim -------------------------------------------------------------------
+
+struct ExecuteJob {
+  std::string job_id;
+  MachineSet alloc;
+};
+
+struct RejectJob {
+  std::string job_id;
+};
+
+struct CallMeLater {
+  Time at = 0;  // strictly after Batsim's clock
+};
+
+struct EstimateWaitingTimeAnswer {
+  std::string job_id;
+  Time estimated_waiting_time = 0;
+};
+
+using EventData =
+    std::variant<SimulationBegins, JobSubmitted, JobCompleted, JobKilled, RequestedCall,
+                 BatsimNotify, EstimateWaitingTimeQuery, ResourceStateChanged, BatsimAnswer,
+                 SimulationEnds, ExecuteJob, RejectJob, CallMeLater, EstimateWaitingTimeAnswer>;
+
+struct Event {
+  Time timestamp = 0;
+  EventData data;
+};
+
+struct Message {
+  Time now = 0;
+  std::vector<Event> events;
+};
+
+// The event type name used on the wire ("JOB_SUBMITTED", "EXECUTE_JOB", ...).
+std::string event_type_name(const EventData& data);
+
+// One side of a lockstep exchange: the simulator sends a request and gets exactly one reply.
+class DecisionProcess {
+ public:
+  virtual ~DecisionProcess() = default;
+  virtual Message exchange(const Message& request) = 0;
+};
+
+}  // namespace batfill::protocol
