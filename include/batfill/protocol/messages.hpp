@@ -47,6 +47,9 @@ struct SubmittedJob {
 
 struct JobSubmitted {
   SubmittedJob job;
+  // data.profile, present only with --forward-profiles-on-submission: the profile's JSON object
+  // text, kept verbatim ("" when absent). batfill never needs it; it is kept for round trips.
+  std::string forwarded_profile_json;
 };
 
 struct JobCompleted {
@@ -103,7 +106,7 @@ struct CallMeLater {
 
 struct EstimateWaitingTimeAnswer {
   std::string job_id;
-  Time estimated_waiting_time = 0;
+  Time estimated_waiting_time = 0;  // -1 s (from_seconds(-1)) when the job can never start
 };
 
 using EventData =
@@ -129,6 +132,11 @@ class DecisionProcess {
  public:
   virtual ~DecisionProcess() = default;
   virtual Message exchange(const Message& request) = 0;
+  // Why a job was rejected, when the decision process can say (REJECT_JOB carries no reason on
+  // the wire; an in-process scheduler knows it). Used for the simulator's outputs and summary.
+  virtual std::optional<std::string> rejection_reason(const std::string& /*job_id*/) const {
+    return std::nullopt;
+  }
 };
 
 }  // namespace batfill::protocol

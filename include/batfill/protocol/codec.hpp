@@ -1,0 +1,37 @@
+#pragma once
+// Batsim 4 JSON <-> typed messages (../shared/notes/batsim-protocol.md §2–§4).
+//
+// Both directions are handled by the same two functions, because batfill sits on both sides:
+// `batfill serve` parses Batsim's requests and writes replies, the embedded simulator writes
+// requests and parses the replies of an external scheduler.
+//
+// Parsing is tolerant (unknown keys ignored, v4-only keys optional, as pybatsim and batsched
+// do) but strict about what batfill needs: a missing or mistyped field is a ProtocolError.
+// Writing is exact: decisions carry only the members Batsim accepts, because Batsim aborts on
+// an unexpected member count (notes §4, §6.4). Times are written as 6-decimal numbers taken
+// from the integer microseconds, so nothing drifts through a double.
+
+#include <stdexcept>
+#include <string>
+
+#include "batfill/protocol/messages.hpp"
+
+namespace batfill::protocol {
+
+// A message that batfill cannot accept. The text names the event (index and type) and the
+// field, e.g. "event 2 (JOB_COMPLETED): missing string field 'job_id'". Callers that know the
+// exchange index (serve, the simulator) prefix it.
+class ProtocolError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Throws ProtocolError for malformed JSON, a missing or mistyped field, an invalid interval
+// set or time, or an unknown event type.
+Message parse_message(const std::string& json);
+
+// Throws std::invalid_argument for a message Batsim would abort on and batfill must never
+// send: an EXECUTE_JOB with an empty allocation, or a time that is "never".
+std::string write_message(const Message& message);
+
+}  // namespace batfill::protocol

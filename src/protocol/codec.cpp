@@ -1,0 +1,557 @@
+#include "batfill/protocol/codec.hpp"
+
+#include <rapidjson/document.h>
+#include <rapidjson/error/en.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <cmath>
+#include <optional>
+#include <set>
+
+namespace batfill::protocol {
+namespace {
+
+using Value = rapidjson::Value;
+using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
+
+// ---- Parsing ---------------------------------------------------------------------------------
+
+std::string json_text(const Value& value) {
+  rapidjson::StringBuffer buffer;
+  Writer writer(buffer);
+  value.Accept(writer);
+  return buffer.GetString();
+}
+
+// The members of one JSON object, read with errors that name where they come from:
+// `where` is "event 2 (JOB_COMPLETED)" (empty for the envelope), `path` the enclosing keys.
+class Fields {
+ public:
+  Fields(const Value& object, std::string where, std::string path = "")
+      : object_(object), where_(std::move(where)), path_(std::move(path)) {}
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throw ProtocolError(where_.empty() ? what : where_ + ": " + what);
+  }
+  std::string name(const char* key) const { return "'" + path_ + key + "'"; }
+
+  const Value* find(const char* key) const {
+    const auto it = object_.FindMember(key);
+    return it == object_.MemberEnd() ? nullptr : &it->value;
+  }
+
+  const Value& require(const char* key, const char* kind) const {
+    const Value* value = find(key);
+    if (value == nullptr) fail(std::string("missing ") + kind + " field " + name(key));
+    return *value;
+  }
+
+  std::string string(const char* key) const {
+    const Value& value = require(key, "string");
+    if (!value.IsString()) fail("field " + name(key) + " must be a string, got " + json_text(value));
+    return value.GetString();
+  }
+
+  std::optional<std::string> optional_string(const char* key) const {
+    if (find(key) == nullptr) return std::nullopt;
+    return string(key);
+  }
+
+  Time time(const char* key) const { return to_time(key, require(key, "number")); }
+
+  std::optional<Time> optional_time(const char* key) const {
+    const Value* value = find(key);
+    if (value == nullptr) return std::nullopt;
+    return to_time(key, *value);
+  }
+
+  int integer(const char* key) const {
+    const Value& value = require(key, "integer");
+    if (value.IsInt()) return value.GetInt();
+    // Tolerate 4.0 for 4: Python-written workloads sometimes carry integral floats.
+    if (value.IsNumber()) {
+      const double d = value.GetDouble();
+      if (std::floor(d) == d && std::fabs(d) < 2e9) return static_cast<int>(d);
+    }
+    fail("field " + name(key) + " must be an integer, got " + json_text(value));
+  }
+
+  int integer_or(const char* key, int fallback) const {
+    return find(key) == nullptr ? fallback : integer(key);
+  }
+
+  MachineSet machines(const char* key) const {
+    const std::string text = string(key);
+    try {
+      return parse_machine_set(text);
+    } catch (const std::invalid_argument& e) {
+      fail("field " + name(key) + " is not an interval set: " + e.what());
+    }
+  }
+
+  Fields object(const char* key) const {
+    const Value& value = require(key, "object");
+    if (!value.IsObject()) fail("field " + name(key) + " must be an object, got " + json_text(value));
+    return Fields(value, where_, path_ + key + ".");
+  }
+
+  const Value& array(const char* key) const {
+    const Value& value = require(key, "array");
+    if (!value.IsArray()) fail("field " + name(key) + " must be an array, got " + json_text(value));
+    return value;
+  }
+
+  const Value& value() const { return object_; }
+  const std::string& where() const { return where_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  Time to_time(const char* key, const Value& value) const {
+    if (!value.IsNumber()) fail("field " + name(key) + " must be a number, got " + json_text(value));
+    try {
+      return from_fractional_seconds(value.GetDouble());
+    } catch (const std::out_of_range& e) {
+      fail("field " + name(key) + ": " + e.what());
+    }
+  }
+
+  const Value& object_;
+  std::string where_;
+  std::string path_;
+};
+
+// The job keys batfill reads; everything else in a job object is a user field kept verbatim.
+const std::set<std::string>& known_job_keys() {
+  static const std::set<std::string> keys = {"id", "subtime", "res", "profile", "walltime"};
+  return keys;
+}
+
+SubmittedJob parse_job(const Fields& job) {
+  SubmittedJob parsed;
+  // Batsim rewrites ids to "w0!7" strings; a bare integer only comes from hand-written input.
+  const Value& id = job.require("id", "string");
+  parsed.id = id.IsInt() ? std::to_string(id.GetInt()) : job.string("id");
+  parsed.subtime = job.time("subtime");
+  parsed.res = job.integer("res");
+  parsed.profile = job.string("profile");
+  // Absent or -1 means no limit (notes §3.2); any other non-positive value is invalid there.
+  if (const std::optional<Time> walltime = job.optional_time("walltime")) {
+    if (*walltime == from_seconds(-1)) {
+      parsed.walltime = std::nullopt;
+    } else if (*walltime <= 0) {
+      job.fail("field " + job.name("walltime") + " must be > 0 or -1, got " +
+               format_seconds(*walltime));
+    } else {
+      parsed.walltime = *walltime;
+    }
+  }
+  rapidjson::Document extras(rapidjson::kObjectType);
+  for (const auto& member : job.value().GetObject()) {
+    if (known_job_keys().count(member.name.GetString()) != 0) continue;
+    extras.AddMember(Value(member.name, extras.GetAllocator()),
+                     Value(member.value, extras.GetAllocator()), extras.GetAllocator());
+  }
+  if (extras.MemberCount() != 0) parsed.extra_json = json_text(extras);
+  return parsed;
+}
+
+SimulationBegins parse_simulation_begins(const Fields& data) {
+  SimulationBegins begins;
+  // Batsim 2 had only nb_resources; batsched falls back on it the same way.
+  begins.nb_compute_resources = data.find("nb_compute_resources") != nullptr
+                                    ? data.integer("nb_compute_resources")
+                                    : data.integer("nb_resources");
+  begins.nb_storage_resources = data.integer_or("nb_storage_resources", 0);
+  if (data.find("compute_resources") != nullptr) {
+    const Value& resources = data.array("compute_resources");
+    for (rapidjson::SizeType i = 0; i < resources.Size(); ++i) {
+      const std::string path = data.path() + "compute_resources[" + std::to_string(i) + "].";
+      if (!resources[i].IsObject()) data.fail("'" + path + "' must be an object");
+      const Fields resource(resources[i], data.where(), path);
+      ComputeResource parsed;
+      parsed.id = resource.integer("id");
+      parsed.name = resource.string("name");
+      parsed.state = resource.optional_string("state").value_or("idle");
+      if (resource.find("properties") != nullptr) {
+        for (const auto& property : resource.object("properties").value().GetObject()) {
+          parsed.properties[property.name.GetString()] =
+              property.value.IsString() ? property.value.GetString() : json_text(property.value);
+        }
+      }
+      begins.compute_resources.push_back(std::move(parsed));
+    }
+  }
+  if (data.find("config") != nullptr) {
+    // sched-config exists since Batsim 4.0 only.
+    begins.sched_config = data.object("config").optional_string("sched-config").value_or("");
+  }
+  if (data.find("workloads") != nullptr) {
+    const Fields workloads = data.object("workloads");
+    for (const auto& workload : workloads.value().GetObject()) {
+      begins.workloads[workload.name.GetString()] = workloads.string(workload.name.GetString());
+    }
+  }
+  return begins;
+}
+
+EventData parse_data(const std::string& type, const Fields& data) {
+  if (type == "SIMULATION_BEGINS") return parse_simulation_begins(data);
+  if (type == "JOB_SUBMITTED") {
+    JobSubmitted submitted;
+    const std::string job_id = data.string("job_id");
+    submitted.job = parse_job(data.object("job"));
+    if (submitted.job.id != job_id) {
+      data.fail("field 'job_id' is '" + job_id + "' but 'job.id' is '" + submitted.job.id + "'");
+    }
+    if (data.find("profile") != nullptr) {
+      submitted.forwarded_profile_json = json_text(data.object("profile").value());
+    }
+    return submitted;
+  }
+  if (type == "JOB_COMPLETED") {
+    JobCompleted completed;
+    completed.job_id = data.string("job_id");
+    completed.job_state = data.string("job_state");
+    completed.return_code = data.integer_or("return_code", 0);
+    if (data.find("alloc") != nullptr) completed.alloc = data.machines("alloc");
+    return completed;
+  }
+  if (type == "JOB_KILLED") {
+    JobKilled killed;
+    const Value& ids = data.array("job_ids");
+    for (const Value& id : ids.GetArray()) {
+      if (!id.IsString()) data.fail("field 'job_ids' must hold strings, got " + json_text(id));
+      killed.job_ids.emplace_back(id.GetString());
+    }
+    return killed;
+  }
+  if (type == "REQUESTED_CALL") return RequestedCall{};
+  if (type == "NOTIFY") {
+    BatsimNotify notify;
+    notify.type = data.string("type");
+    if (notify.type == "event_machine_unavailable" || notify.type == "event_machine_available") {
+      notify.resources = data.machines("resources");
+    }
+    return notify;
+  }
+  if (type == "QUERY") {
+    const Fields requests = data.object("requests");
+    if (requests.find("estimate_waiting_time") == nullptr) {
+      data.fail("unsupported request in 'requests': " + json_text(requests.value()) +
+                " (Batsim only queries estimate_waiting_time)");
+    }
+    const Fields query = requests.object("estimate_waiting_time");
+    EstimateWaitingTimeQuery parsed;
+    parsed.job = parse_job(query.object("job"));
+    const std::string job_id = query.string("job_id");
+    if (parsed.job.id != job_id) {
+      data.fail("field " + query.name("job_id") + " is '" + job_id + "' but the job's id is '" +
+                parsed.job.id + "'");
+    }
+    return parsed;
+  }
+  if (type == "RESOURCE_STATE_CHANGED") {
+    ResourceStateChanged changed;
+    changed.resources = data.machines("resources");
+    changed.state = data.string("state");
+    return changed;
+  }
+  if (type == "ANSWER") {
+    // The scheduler's ANSWER carries estimate_waiting_time; Batsim's carries consumed_energy.
+    if (data.find("estimate_waiting_time") != nullptr) {
+      const Fields estimate = data.object("estimate_waiting_time");
+      EstimateWaitingTimeAnswer answer;
+      answer.job_id = estimate.string("job_id");
+      answer.estimated_waiting_time = estimate.time("estimated_waiting_time");
+      return answer;
+    }
+    return BatsimAnswer{json_text(data.value())};
+  }
+  if (type == "SIMULATION_ENDS") return SimulationEnds{};
+  if (type == "EXECUTE_JOB") {
+    ExecuteJob execute;
+    execute.job_id = data.string("job_id");
+    execute.alloc = data.machines("alloc");
+    if (execute.alloc.empty()) data.fail("field 'alloc' is empty (Batsim aborts on it)");
+    return execute;
+  }
+  if (type == "REJECT_JOB") return RejectJob{data.string("job_id")};
+  if (type == "CALL_ME_LATER") return CallMeLater{data.time("timestamp")};
+  data.fail("unknown event type '" + type + "'");
+}
+
+Event parse_event(const Value& value, rapidjson::SizeType index) {
+  const std::string at = "event " + std::to_string(index);
+  if (!value.IsObject()) throw ProtocolError(at + ": must be an object, got " + json_text(value));
+  const Fields untyped(value, at);
+  const std::string type = untyped.string("type");
+  const Fields event(value, at + " (" + type + ")");
+  Event parsed;
+  parsed.timestamp = event.time("timestamp");
+  // Fields inside `data` are named without the "data." prefix, as the protocol tables do.
+  parsed.data = parse_data(type, Fields(event.object("data").value(), event.where()));
+  return parsed;
+}
+
+// ---- Writing ---------------------------------------------------------------------------------
+
+void write_time(Writer& writer, Time t) {
+  if (t == kNever) throw std::invalid_argument("cannot write the time 'never' to Batsim");
+  const std::string text = format_seconds(t);
+  writer.RawValue(text.data(), text.size(), rapidjson::kNumberType);
+}
+
+void write_string(Writer& writer, const char* key, const std::string& value) {
+  writer.Key(key);
+  writer.String(value.data(), static_cast<rapidjson::SizeType>(value.size()));
+}
+
+void write_raw_object(Writer& writer, const std::string& json, const char* what) {
+  rapidjson::Document document;
+  document.Parse(json.empty() ? "{}" : json.c_str());
+  if (document.HasParseError() || !document.IsObject()) {
+    throw std::invalid_argument(std::string(what) + " is not a JSON object: " + json);
+  }
+  document.Accept(writer);
+}
+
+void write_job(Writer& writer, const SubmittedJob& job) {
+  writer.StartObject();
+  write_string(writer, "id", job.id);
+  writer.Key("subtime");
+  write_time(writer, job.subtime);
+  writer.Key("res");
+  writer.Int(job.res);
+  write_string(writer, "profile", job.profile);
+  if (job.walltime) {
+    writer.Key("walltime");
+    write_time(writer, *job.walltime);
+  }
+  if (!job.extra_json.empty()) {
+    rapidjson::Document extras;
+    extras.Parse(job.extra_json.c_str());
+    if (extras.HasParseError() || !extras.IsObject()) {
+      throw std::invalid_argument("extra fields of job '" + job.id + "' are not a JSON object");
+    }
+    for (const auto& member : extras.GetObject()) {
+      if (known_job_keys().count(member.name.GetString()) != 0) continue;
+      writer.Key(member.name.GetString(), member.name.GetStringLength());
+      member.value.Accept(writer);
+    }
+  }
+  writer.EndObject();
+}
+
+// The v4 SIMULATION_BEGINS as a real Batsim 4.2.1 sends it (captured messages): an external
+// scheduler written against Batsim sees the keys it expects. Features batfill does not
+// simulate (Redis, dynamic jobs, sharing) are reported off.
+void write_simulation_begins(Writer& writer, const SimulationBegins& begins) {
+  writer.StartObject();
+  writer.Key("nb_resources");
+  writer.Int(begins.nb_compute_resources + begins.nb_storage_resources);
+  writer.Key("nb_compute_resources");
+  writer.Int(begins.nb_compute_resources);
+  writer.Key("nb_storage_resources");
+  writer.Int(begins.nb_storage_resources);
+  writer.Key("allow_compute_sharing");
+  writer.Bool(false);
+  writer.Key("allow_storage_sharing");
+  writer.Bool(true);
+  writer.Key("config");
+  writer.StartObject();
+  writer.Key("redis-enabled");
+  writer.Bool(false);
+  write_string(writer, "redis-hostname", "127.0.0.1");
+  writer.Key("redis-port");
+  writer.Int(6379);
+  write_string(writer, "redis-prefix", "default");
+  for (const char* flag : {"profiles-forwarded-on-submission", "dynamic-jobs-enabled",
+                           "dynamic-jobs-acknowledged", "profile-reuse-enabled"}) {
+    writer.Key(flag);
+    writer.Bool(false);
+  }
+  write_string(writer, "sched-config", begins.sched_config);
+  writer.Key("forward-unknown-events");
+  writer.Bool(false);
+  writer.EndObject();
+  writer.Key("compute_resources");
+  writer.StartArray();
+  for (const ComputeResource& resource : begins.compute_resources) {
+    writer.StartObject();
+    writer.Key("id");
+    writer.Int(resource.id);
+    write_string(writer, "name", resource.name);
+    write_string(writer, "state", resource.state);
+    writer.Key("properties");
+    writer.StartObject();
+    // Batsim always sends a role, possibly "" (notes §3.1).
+    if (resource.properties.count("role") == 0) write_string(writer, "role", "");
+    for (const auto& [key, value] : resource.properties) write_string(writer, key.c_str(), value);
+    writer.EndObject();
+    writer.Key("zone_properties");
+    writer.StartObject();
+    writer.EndObject();
+    writer.EndObject();
+  }
+  writer.EndArray();
+  writer.Key("storage_resources");
+  writer.StartArray();
+  writer.EndArray();
+  writer.Key("workloads");
+  writer.StartObject();
+  for (const auto& [name, path] : begins.workloads) write_string(writer, name.c_str(), path);
+  writer.EndObject();
+  writer.Key("profiles");
+  writer.StartObject();
+  writer.EndObject();
+  writer.EndObject();
+}
+
+struct DataWriter {
+  Writer& w;
+
+  void operator()(const SimulationBegins& e) const { write_simulation_begins(w, e); }
+  void operator()(const JobSubmitted& e) const {
+    w.StartObject();
+    write_string(w, "job_id", e.job.id);
+    w.Key("job");
+    write_job(w, e.job);
+    if (!e.forwarded_profile_json.empty()) {
+      w.Key("profile");
+      write_raw_object(w, e.forwarded_profile_json, "forwarded profile");
+    }
+    w.EndObject();
+  }
+  void operator()(const JobCompleted& e) const {
+    w.StartObject();
+    write_string(w, "job_id", e.job_id);
+    write_string(w, "job_state", e.job_state);
+    w.Key("return_code");
+    w.Int(e.return_code);
+    write_string(w, "alloc", to_string(e.alloc));
+    w.EndObject();
+  }
+  void operator()(const JobKilled& e) const {
+    w.StartObject();
+    w.Key("job_ids");
+    w.StartArray();
+    for (const std::string& id : e.job_ids) w.String(id.data(), static_cast<rapidjson::SizeType>(id.size()));
+    w.EndArray();
+    // Batsim 4 always sends job_progress, possibly empty (notes §3.4).
+    w.Key("job_progress");
+    w.StartObject();
+    w.EndObject();
+    w.EndObject();
+  }
+  void operator()(const RequestedCall&) const { empty(); }
+  void operator()(const BatsimNotify& e) const {
+    w.StartObject();
+    write_string(w, "type", e.type);
+    if (e.type == "event_machine_unavailable" || e.type == "event_machine_available") {
+      write_string(w, "resources", to_string(e.resources));
+    }
+    w.EndObject();
+  }
+  void operator()(const EstimateWaitingTimeQuery& e) const {
+    w.StartObject();
+    w.Key("requests");
+    w.StartObject();
+    w.Key("estimate_waiting_time");
+    w.StartObject();
+    write_string(w, "job_id", e.job.id);
+    w.Key("job");
+    write_job(w, e.job);
+    w.EndObject();
+    w.EndObject();
+    w.EndObject();
+  }
+  void operator()(const ResourceStateChanged& e) const {
+    w.StartObject();
+    write_string(w, "resources", to_string(e.resources));
+    write_string(w, "state", e.state);
+    w.EndObject();
+  }
+  void operator()(const BatsimAnswer& e) const { write_raw_object(w, e.data_json, "ANSWER data"); }
+  void operator()(const SimulationEnds&) const { empty(); }
+  // Decisions: exactly the members Batsim accepts (notes §4.1–§4.4, §4.10).
+  void operator()(const ExecuteJob& e) const {
+    if (e.alloc.empty()) {
+      throw std::invalid_argument("EXECUTE_JOB of '" + e.job_id + "' with an empty allocation");
+    }
+    w.StartObject();
+    write_string(w, "job_id", e.job_id);
+    write_string(w, "alloc", to_string(e.alloc));
+    w.EndObject();
+  }
+  void operator()(const RejectJob& e) const {
+    w.StartObject();
+    write_string(w, "job_id", e.job_id);
+    w.EndObject();
+  }
+  void operator()(const CallMeLater& e) const {
+    w.StartObject();
+    w.Key("timestamp");
+    write_time(w, e.at);
+    w.EndObject();
+  }
+  void operator()(const EstimateWaitingTimeAnswer& e) const {
+    w.StartObject();
+    w.Key("estimate_waiting_time");
+    w.StartObject();
+    write_string(w, "job_id", e.job_id);
+    w.Key("estimated_waiting_time");
+    write_time(w, e.estimated_waiting_time);
+    w.EndObject();
+    w.EndObject();
+  }
+
+  void empty() const {
+    w.StartObject();
+    w.EndObject();
+  }
+};
+
+}  // namespace
+
+Message parse_message(const std::string& json) {
+  rapidjson::Document document;
+  document.Parse<rapidjson::kParseFullPrecisionFlag>(json.c_str(), json.size());
+  if (document.HasParseError()) {
+    throw ProtocolError("malformed JSON at offset " + std::to_string(document.GetErrorOffset()) +
+                        ": " + rapidjson::GetParseError_En(document.GetParseError()));
+  }
+  if (!document.IsObject()) throw ProtocolError("a message must be a JSON object");
+  const Fields envelope(document, "");
+  Message message;
+  message.now = envelope.time("now");
+  const Value& events = envelope.array("events");
+  for (rapidjson::SizeType i = 0; i < events.Size(); ++i) {
+    message.events.push_back(parse_event(events[i], i));
+  }
+  return message;
+}
+
+std::string write_message(const Message& message) {
+  rapidjson::StringBuffer buffer;
+  Writer writer(buffer);
+  writer.StartObject();
+  writer.Key("now");
+  write_time(writer, message.now);
+  writer.Key("events");
+  writer.StartArray();
+  for (const Event& event : message.events) {
+    writer.StartObject();
+    writer.Key("timestamp");
+    write_time(writer, event.timestamp);
+    write_string(writer, "type", event_type_name(event.data));
+    writer.Key("data");
+    std::visit(DataWriter{writer}, event.data);
+    writer.EndObject();
+  }
+  writer.EndArray();
+  writer.EndObject();
+  return buffer.GetString();
+}
+
+}  // namespace batfill::protocol

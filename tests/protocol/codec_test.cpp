@@ -1,0 +1,255 @@
+// The JSON codec against the protocol note (../shared/notes/batsim-protocol.md §2–§4) and the
+// messages of a real Batsim 4.2.1 run (tests/protocol/data, copied from the notes).
+
+#include "batfill/protocol/codec.hpp"
+
+#include <gtest/gtest.h>
+#include <rapidjson/document.h>
+
+#include "capture.hpp"
+
+namespace batfill::protocol {
+namespace {
+
+using testing::captured_run;
+
+Message single(Time now, EventData data) {
+  Message message;
+  message.now = now;
+  message.events.push_back(Event{now, std::move(data)});
+  return message;
+}
+
+std::string error_of(const std::string& json) {
+  try {
+    parse_message(json);
+  } catch (const ProtocolError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+SubmittedJob sample_job() {
+  SubmittedJob job;
+  job.id = "w0!17";
+  job.subtime = 12'000'450;
+  job.res = 4;
+  job.profile = "61";
+  job.walltime = from_seconds(7200);
+  job.extra_json = R"({"user":12,"queue":"long"})";
+  return job;
+}
+
+std::vector<EventData> every_event_type() {
+  SimulationBegins begins;
+  begins.nb_compute_resources = 2;
+  begins.compute_resources = {{0, "node0", "idle", {{"role", ""}}}, {1, "node1", "idle", {{"role", ""}}}};
+  begins.sched_config = R"({"backfill":"easy"})";
+  begins.workloads = {{"w0", "/abs/wl.json"}};
+  JobSubmitted submitted{sample_job(), R"({"type":"delay","delay":61})"};
+  return {begins,
+          submitted,
+          JobCompleted{"w0!17", "COMPLETED_WALLTIME_REACHED", -1, parse_machine_set("0-3 8")},
+          JobKilled{{"w0!1", "w0!2"}},
+          RequestedCall{},
+          BatsimNotify{"event_machine_unavailable", parse_machine_set("2-3")},
+          BatsimNotify{"no_more_static_job_to_submit", {}},
+          EstimateWaitingTimeQuery{sample_job()},
+          ResourceStateChanged{parse_machine_set("0-1"), "2"},
+          BatsimAnswer{R"({"consumed_energy":12.5})"},
+          SimulationEnds{},
+          ExecuteJob{"w0!17", parse_machine_set("0-3 8")},
+          RejectJob{"w0!18"},
+          CallMeLater{from_seconds(100)},
+          EstimateWaitingTimeAnswer{"w0!17", 90'000'001}};
+}
+
+// Writing, parsing and writing again must give the same text: nothing is lost either way.
+TEST(Codec, EveryEventTypeRoundTrips) {
+  for (const EventData& data : every_event_type()) {
+    const std::string text = write_message(single(3'000'045, data));
+    const Message parsed = parse_message(text);
+    ASSERT_EQ(parsed.events.size(), 1u) << text;
+    EXPECT_EQ(parsed.now, 3'000'045);
+    EXPECT_EQ(parsed.events[0].timestamp, 3'000'045);
+    EXPECT_EQ(parsed.events[0].data.index(), data.index()) << text;
+    EXPECT_EQ(write_message(parsed), text);
+  }
+}
+
+TEST(Codec, RoundTripKeepsTheFields) {
+  const Message parsed = parse_message(write_message(single(0, JobSubmitted{sample_job(), ""})));
+  const SubmittedJob& job = std::get<JobSubmitted>(parsed.events[0].data).job;
+  EXPECT_EQ(job.id, "w0!17");
+  EXPECT_EQ(job.subtime, 12'000'450);
+  EXPECT_EQ(job.res, 4);
+  EXPECT_EQ(job.profile, "61");
+  EXPECT_EQ(job.walltime, from_seconds(7200));
+  EXPECT_EQ(job.extra_json, R"({"user":12,"queue":"long"})");
+
+  const Message completed = parse_message(write_message(
+      single(0, JobCompleted{"w0!3", "COMPLETED_KILLED", -2, parse_machine_set("5 0-1")})));
+  const auto& c = std::get<JobCompleted>(completed.events[0].data);
+  EXPECT_EQ(c.job_state, "COMPLETED_KILLED");
+  EXPECT_EQ(c.return_code, -2);
+  EXPECT_EQ(to_string(c.alloc), "0-1 5");
+
+  const Message answer = parse_message(
+      write_message(single(0, EstimateWaitingTimeAnswer{"w0!3", from_seconds(-1)})));
+  EXPECT_EQ(std::get<EstimateWaitingTimeAnswer>(answer.events[0].data).estimated_waiting_time,
+            from_seconds(-1));
+}
+
+// Batsim checks the exact member count of each decision's data and aborts otherwise (notes §4).
+TEST(Codec, DecisionsAreWrittenExactlyAsBatsimAcceptsThem) {
+  Message reply;
+  reply.now = 12'000'450;
+  reply.events = {Event{12'000'450, RejectJob{"w0!2"}},
+                  Event{12'000'450, ExecuteJob{"w0!1", parse_machine_set("8 3 0-2")}},
+                  Event{12'000'450, CallMeLater{from_seconds(20)}},
+                  Event{12'000'450, EstimateWaitingTimeAnswer{"w0!4", 1'500'000}}};
+  EXPECT_EQ(write_message(reply),
+            R"({"now":12.000450,"events":[)"
+            R"({"timestamp":12.000450,"type":"REJECT_JOB","data":{"job_id":"w0!2"}},)"
+            R"({"timestamp":12.000450,"type":"EXECUTE_JOB","data":{"job_id":"w0!1","alloc":"0-3 8"}},)"
+            R"({"timestamp":12.000450,"type":"CALL_ME_LATER","data":{"timestamp":20.000000}},)"
+            R"({"timestamp":12.000450,"type":"ANSWER","data":{"estimate_waiting_time":)"
+            R"({"job_id":"w0!4","estimated_waiting_time":1.500000}}}]})");
+  EXPECT_EQ(write_message(Message{}), R"({"now":0.000000,"events":[]})");
+}
+
+TEST(Codec, RefusesToWriteWhatBatsimAbortsOn) {
+  EXPECT_THROW(write_message(single(0, ExecuteJob{"w0!1", {}})), std::invalid_argument);
+  EXPECT_THROW(write_message(single(0, CallMeLater{kNever})), std::invalid_argument);
+}
+
+TEST(Codec, JobSubmittedKeepsUserFieldsAndOmitsAMissingWalltime) {
+  SubmittedJob job = sample_job();
+  job.walltime.reset();
+  const std::string text = write_message(single(0, JobSubmitted{job, ""}));
+  EXPECT_NE(text.find(R"("job_id":"w0!17","job":{"id":"w0!17","subtime":12.000450,"res":4,)"
+                      R"("profile":"61","user":12,"queue":"long"})"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("walltime"), std::string::npos);
+}
+
+// Batsim writes "walltime":-1 for jobs without a limit (notes §17).
+TEST(Codec, WalltimeMinusOneMeansNoLimit) {
+  const Message parsed = parse_message(
+      R"({"now":0,"events":[{"timestamp":0,"type":"JOB_SUBMITTED","data":{"job_id":"w0!1",)"
+      R"("job":{"id":"w0!1","subtime":0,"walltime":-1,"res":1,"profile":"p"}}}]})");
+  EXPECT_FALSE(std::get<JobSubmitted>(parsed.events[0].data).job.walltime.has_value());
+}
+
+TEST(Codec, ParsesEveryCapturedMessageOfARealBatsim) {
+  int parsed = 0;
+  for (const char* run : {"onejob_fwdprof", "easy_small", "fcfs_py", "paper_easy_bf", "walltime_easy"}) {
+    for (const auto& line : captured_run(run)) {
+      EXPECT_NO_THROW(parse_message(line.json)) << run << " " << line.exchange;
+      ++parsed;
+    }
+  }
+  EXPECT_EQ(parsed, 45);  // every BATSIM->SCHED and SCHED->BATSIM line
+}
+
+TEST(Codec, ReadsTheCapturedSimulationBegins) {
+  const Message message = parse_message(captured_run("onejob_fwdprof").at(0).json);
+  const auto& begins = std::get<SimulationBegins>(message.events.at(0).data);
+  EXPECT_EQ(begins.nb_compute_resources, 4);
+  EXPECT_EQ(begins.nb_storage_resources, 0);
+  ASSERT_EQ(begins.compute_resources.size(), 4u);
+  EXPECT_EQ(begins.compute_resources[2].id, 2);
+  EXPECT_EQ(begins.compute_resources[2].name, "Ginette");
+  EXPECT_EQ(begins.compute_resources[2].properties.at("role"), "");
+  EXPECT_EQ(begins.sched_config, R"({"foo":1})");
+  EXPECT_EQ(begins.workloads.at("w0"), "/path/to/batsim/workloads/test_one_delay_job.json");
+}
+
+// Batsim's 6-decimal doubles become exact microseconds and are written back unchanged.
+TEST(Codec, TimesAreExactMicroseconds) {
+  const std::string captured = captured_run("easy_small").at(10).json;  // now 10.002015
+  const Message message = parse_message(captured);
+  EXPECT_EQ(message.now, 10'002'015);
+  EXPECT_NE(write_message(message).find(R"("now":10.002015)"), std::string::npos);
+  // The Python scheduler's exponent form (fcfs_py reply 1).
+  const Message reply = parse_message(captured_run("fcfs_py").at(3).json);
+  EXPECT_EQ(reply.now, 45);
+  EXPECT_EQ(to_string(std::get<ExecuteJob>(reply.events.at(0).data).alloc), "0");
+}
+
+TEST(Codec, ReadsCapturedCompletionsAndForwardedProfiles) {
+  const Message walltime = parse_message(captured_run("walltime_easy").at(0).json);
+  const auto& completed = std::get<JobCompleted>(walltime.events.at(1).data);
+  EXPECT_EQ(completed.job_id, "w0!1001");
+  EXPECT_EQ(completed.job_state, "COMPLETED_WALLTIME_REACHED");
+  EXPECT_EQ(completed.return_code, -1);
+  EXPECT_EQ(walltime.events.at(0).timestamp, 1'005'200);
+
+  const Message paper = parse_message(captured_run("paper_easy_bf").at(0).json);
+  EXPECT_EQ(machine_count(std::get<JobCompleted>(paper.events.at(0).data).alloc), 16);
+
+  const Message forwarded = parse_message(captured_run("onejob_fwdprof").at(2).json);
+  EXPECT_EQ(std::get<JobSubmitted>(forwarded.events.at(0).data).forwarded_profile_json,
+            R"({"type":"delay","delay":10})");
+}
+
+// ---- Errors name the event, its type and the field ------------------------------------------
+
+TEST(Codec, MalformedJson) {
+  EXPECT_NE(error_of(R"({"now":0,"events":[)").find("malformed JSON at offset"), std::string::npos);
+  EXPECT_NE(error_of("[]").find("must be a JSON object"), std::string::npos);
+}
+
+TEST(Codec, MissingEnvelopeFields) {
+  EXPECT_EQ(error_of(R"({"events":[]})"), "missing number field 'now'");
+  EXPECT_EQ(error_of(R"({"now":0})"), "missing array field 'events'");
+  EXPECT_EQ(error_of(R"({"now":"0","events":[]})"), "field 'now' must be a number, got \"0\"");
+}
+
+TEST(Codec, UnknownEventType) {
+  EXPECT_EQ(error_of(R"({"now":1,"events":[{"timestamp":1,"type":"REQUESTED_CALL","data":{}},)"
+                     R"({"timestamp":1,"type":"KILL_EVERYTHING","data":{}}]})"),
+            "event 1 (KILL_EVERYTHING): unknown event type 'KILL_EVERYTHING'");
+}
+
+TEST(Codec, MissingOrMistypedEventFields) {
+  EXPECT_EQ(error_of(R"({"now":1,"events":[{"timestamp":1,"type":"REQUESTED_CALL","data":{}},)"
+                     R"({"timestamp":1,"type":"NOTIFY","data":{"type":"no_more_static_job_to_submit"}},)"
+                     R"({"timestamp":1,"type":"JOB_COMPLETED","data":{"job_state":"COMPLETED_SUCCESSFULLY"}}]})"),
+            "event 2 (JOB_COMPLETED): missing string field 'job_id'");
+  EXPECT_EQ(error_of(R"({"now":1,"events":[{"timestamp":1,"type":"JOB_SUBMITTED","data":{"job_id":"w0!1",)"
+                     R"("job":{"id":"w0!1","subtime":0,"profile":"p"}}}]})"),
+            "event 0 (JOB_SUBMITTED): missing integer field 'job.res'");
+  EXPECT_EQ(error_of(R"({"now":1,"events":[{"timestamp":1,"type":"JOB_SUBMITTED","data":{"job_id":"w0!1",)"
+                     R"("job":{"id":"w0!1","subtime":0,"res":"2","profile":"p"}}}]})"),
+            "event 0 (JOB_SUBMITTED): field 'job.res' must be an integer, got \"2\"");
+  EXPECT_EQ(error_of(R"({"now":1,"events":[{"timestamp":1,"type":"REQUESTED_CALL"}]})"),
+            "event 0 (REQUESTED_CALL): missing object field 'data'");
+  EXPECT_EQ(error_of(R"({"now":1,"events":[{"type":"REQUESTED_CALL","data":{}}]})"),
+            "event 0 (REQUESTED_CALL): missing number field 'timestamp'");
+  EXPECT_EQ(error_of(R"({"now":1,"events":[{"timestamp":1,"data":{}}]})"),
+            "event 0: missing string field 'type'");
+  EXPECT_NE(error_of(R"({"now":1,"events":[{"timestamp":1,"type":"EXECUTE_JOB","data":{"job_id":"w0!1","alloc":"3-1"}}]})")
+                .find("event 0 (EXECUTE_JOB): field 'alloc' is not an interval set"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"now":1,"events":[{"timestamp":1,"type":"NOTIFY","data":{"type":"event_machine_available"}}]})")
+                .find("missing string field 'resources'"),
+            std::string::npos);
+}
+
+// A tolerant parser ignores keys it does not know and does not need v4-only ones (notes §12.3).
+TEST(Codec, IgnoresUnknownKeysAndAcceptsBatsim3Begins) {
+  const Message message = parse_message(
+      R"({"now":0,"extra":true,"events":[{"timestamp":0,"type":"SIMULATION_BEGINS","data":{)"
+      R"("nb_resources":2,"nb_compute_resources":2,"config":{"redis-enabled":false},)"
+      R"("compute_resources":[{"id":0,"name":"a","state":"idle","properties":{"role":""}},)"
+      R"({"id":1,"name":"b","state":"idle","properties":{}}],"novelty":[1,2]}}]})");
+  const auto& begins = std::get<SimulationBegins>(message.events.at(0).data);
+  EXPECT_EQ(begins.nb_compute_resources, 2);
+  EXPECT_EQ(begins.sched_config, "");
+  EXPECT_EQ(begins.compute_resources.at(1).name, "b");
+}
+
+}  // namespace
+}  // namespace batfill::protocol
