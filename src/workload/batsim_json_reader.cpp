@@ -1,0 +1,322 @@
+// Batsim JSON workloads (notes §7): nb_res, jobs and profiles. A syntax error or a broken top
+// level spoils the whole file; a broken job or profile only makes its jobs invalid.
+
+#include <rapidjson/document.h>
+#include <rapidjson/error/en.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string_view>
+
+#include "batfill/workload/workload.hpp"
+#include "reader_support.hpp"
+
+namespace batfill::workload {
+namespace {
+
+using detail::seconds_to_time;
+using rapidjson::Value;
+
+// The job fields batfill interprets; every other member is a user field kept in extra_json.
+constexpr const char* kJobFields[] = {"id", "subtime", "res", "profile", "walltime"};
+
+std::string quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
+
+std::string to_json(const Value& value) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  value.Accept(writer);
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+int line_of_offset(const std::string& text, std::size_t offset) {
+  offset = std::min(offset, text.size());
+  return 1 + static_cast<int>(std::count(text.begin(),
+                                         text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
+}
+
+const Value* member(const Value& object, const char* name) {
+  const auto it = object.FindMember(name);
+  return it == object.MemberEnd() ? nullptr : &it->value;
+}
+
+std::optional<double> non_negative_number(const Value* value) {
+  if (value == nullptr || !value->IsNumber() || value->GetDouble() < 0) return std::nullopt;
+  return value->GetDouble();
+}
+
+// All elements numbers >= 0, else nullopt.
+std::optional<std::vector<double>> non_negative_numbers(const Value* value) {
+  if (value == nullptr || !value->IsArray()) return std::nullopt;
+  std::vector<double> numbers;
+  numbers.reserve(value->Size());
+  for (const Value& element : value->GetArray()) {
+    const std::optional<double> number = non_negative_number(&element);
+    if (!number) return std::nullopt;
+    numbers.push_back(*number);
+  }
+  return numbers;
+}
+
+// A profile batfill can run, or why it cannot.
+struct ProfileResult {
+  std::optional<Profile> profile;
+  std::string problem;
+};
+
+ProfileResult read_profile(const std::string& name, const Value& value) {
+  const std::string label = "profile " + quoted(name);
+  if (!value.IsObject()) return {std::nullopt, label + " is not a JSON object"};
+  const Value* type = member(value, "type");
+  if (type == nullptr || !type->IsString()) {
+    return {std::nullopt, label + " has no string 'type'"};
+  }
+  Profile profile;
+  profile.name = name;
+  if (const Value* ret = member(value, "ret")) {
+    if (!ret->IsInt()) return {std::nullopt, label + ": 'ret' must be an integer"};
+    profile.return_code = ret->GetInt();
+  }
+
+  const std::string type_name = type->GetString();
+  if (type_name == "delay") {
+    const std::optional<double> delay = non_negative_number(member(value, "delay"));
+    const std::optional<Time> time = delay ? seconds_to_time(*delay) : std::nullopt;
+    if (!time) return {std::nullopt, label + " (delay) needs a number 'delay' >= 0"};
+    profile.type = Profile::Type::kDelay;
+    profile.delay = *time;
+  } else if (type_name == "parallel_homogeneous") {
+    const std::optional<double> cpu = non_negative_number(member(value, "cpu"));
+    const std::optional<double> com = non_negative_number(member(value, "com"));
+    if (!cpu || !com) {
+      return {std::nullopt, label + " (parallel_homogeneous) needs numbers 'cpu' and 'com' >= 0"};
+    }
+    profile.type = Profile::Type::kParallelHomogeneous;
+    profile.cpu = *cpu;
+    profile.com = *com;
+  } else if (type_name == "parallel") {
+    std::optional<std::vector<double>> cpu = non_negative_numbers(member(value, "cpu"));
+    std::optional<std::vector<double>> com = non_negative_numbers(member(value, "com"));
+    if (!cpu || cpu->empty() || !com) {
+      return {std::nullopt,
+              label + " (parallel) needs arrays 'cpu' (n numbers >= 0) and 'com' (n*n)"};
+    }
+    if (com->size() != cpu->size() * cpu->size()) {
+      return {std::nullopt, label + " (parallel) has " + std::to_string(cpu->size()) +
+                                " cpu values but " + std::to_string(com->size()) +
+                                " com values; it needs n*n = " +
+                                std::to_string(cpu->size() * cpu->size())};
+    }
+    profile.type = Profile::Type::kParallel;
+    profile.cpu_per_host = std::move(*cpu);
+    profile.com_matrix = std::move(*com);
+  } else {
+    return {std::nullopt, label + " has type " + quoted(type_name) +
+                              ", which batfill's simulator does not support (supported: delay, "
+                              "parallel_homogeneous, parallel)"};
+  }
+  return {std::move(profile), ""};
+}
+
+class BatsimJsonReader {
+ public:
+  explicit BatsimJsonReader(const std::string& path)
+      : ids_([this](long index) { return location(index); }) {
+    workload_.path = path;
+  }
+
+  Workload read(const std::string& text) {
+    rapidjson::Document document;
+    document.Parse(text.c_str(), text.size());
+    if (document.HasParseError()) {
+      const std::size_t offset = document.GetErrorOffset();
+      throw std::runtime_error(path() + ":" + std::to_string(line_of_offset(text, offset)) +
+                               ": JSON syntax error at offset " + std::to_string(offset) + ": " +
+                               rapidjson::GetParseError_En(document.GetParseError()));
+    }
+    if (!document.IsObject()) fail("the workload must be a JSON object");
+
+    const Value* nb_res = member(document, "nb_res");
+    if (nb_res == nullptr || !nb_res->IsInt() || nb_res->GetInt() <= 0) {
+      fail("'nb_res' must be an integer > 0");
+    }
+    workload_.machine_count = nb_res->GetInt();
+
+    const Value* profiles = member(document, "profiles");
+    if (profiles == nullptr || !profiles->IsObject()) fail("'profiles' must be a JSON object");
+    for (const auto& entry : profiles->GetObject()) {
+      const std::string name(entry.name.GetString(), entry.name.GetStringLength());
+      ProfileResult result = read_profile(name, entry.value);
+      if (result.profile) {
+        workload_.profiles.emplace(name, std::move(*result.profile));
+      } else {
+        unusable_profiles_.emplace(name, std::move(result.problem));
+      }
+    }
+
+    const Value* jobs = member(document, "jobs");
+    if (jobs == nullptr || !jobs->IsArray()) fail("'jobs' must be a JSON array");
+    workload_.jobs.reserve(jobs->Size());
+    ids_.reserve(jobs->Size());
+    for (rapidjson::SizeType i = 0; i < jobs->Size(); ++i) read_job(i, (*jobs)[i]);
+
+    detail::finish_workload(workload_);
+    return std::move(workload_);
+  }
+
+ private:
+  const std::string& path() const { return workload_.path; }
+
+  [[noreturn]] void fail(const std::string& why) const {
+    throw std::runtime_error(path() + ": " + why);
+  }
+
+  std::string location(long index) const {
+    return path() + ": jobs[" + std::to_string(index) + "]";
+  }
+
+  void read_job(rapidjson::SizeType index, const Value& value) {
+    const std::string location = this->location(index);
+    WorkloadJob job;
+    job.job.id = "jobs[" + std::to_string(index) + "]";
+    job.job.submit_time = previous_submit_;
+    if (!value.IsObject()) {
+      detail::mark_invalid(job, location, "is not a JSON object");
+      claim_id(job, index, location);
+      workload_.jobs.push_back(std::move(job));
+      return;
+    }
+
+    read_id(job, member(value, "id"), location);
+    claim_id(job, index, location);
+    read_subtime(job, member(value, "subtime"), location);
+    read_res(job, member(value, "res"), location);
+    read_profile_reference(job, member(value, "profile"), location);
+    read_walltime(job, member(value, "walltime"), location);
+    job.extra_json = extra_fields(value);
+    workload_.jobs.push_back(std::move(job));
+  }
+
+  void read_id(WorkloadJob& job, const Value* id, const std::string& location) {
+    if (id != nullptr && id->IsString() && id->GetStringLength() > 0) {
+      job.job.id.assign(id->GetString(), id->GetStringLength());
+    } else if (id != nullptr && id->IsInt64()) {
+      job.job.id = std::to_string(id->GetInt64());
+    } else if (id != nullptr && id->IsUint64()) {
+      job.job.id = std::to_string(id->GetUint64());
+    } else {
+      detail::mark_invalid(job, location, "'id' must be a non-empty string or an integer");
+      return;
+    }
+    // '!' separates the workload name from the job name in Batsim ids ("w0!17").
+    if (job.job.id.find('!') != std::string::npos) {
+      detail::mark_invalid(job, location, "id " + quoted(job.job.id) + " contains '!'");
+      std::replace(job.job.id.begin(), job.job.id.end(), '!', '_');
+    }
+  }
+
+  void claim_id(WorkloadJob& job, rapidjson::SizeType index, const std::string& location) {
+    const detail::IdRegistry::Claim claim = ids_.claim(job.job.id, index);
+    job.job.id = claim.id;
+    if (!claim.duplicate.empty()) detail::mark_invalid(job, location, claim.duplicate);
+  }
+
+  void read_subtime(WorkloadJob& job, const Value* subtime, const std::string& location) {
+    const std::optional<double> seconds = non_negative_number(subtime);
+    const std::optional<Time> time = seconds ? seconds_to_time(*seconds) : std::nullopt;
+    if (!time) {
+      detail::mark_invalid(job, location, "'subtime' must be a number >= 0");
+      return;
+    }
+    job.job.submit_time = *time;
+    previous_submit_ = *time;
+  }
+
+  void read_res(WorkloadJob& job, const Value* res, const std::string& location) {
+    if (res == nullptr || !res->IsInt() || res->GetInt() < 0) {
+      detail::mark_invalid(job, location, "'res' must be an integer >= 0");
+      return;
+    }
+    job.job.nodes = res->GetInt();
+  }
+
+  void read_profile_reference(WorkloadJob& job, const Value* profile,
+                              const std::string& location) {
+    if (profile == nullptr || !profile->IsString()) {
+      detail::mark_invalid(job, location, "'profile' must be a string");
+      return;
+    }
+    job.profile.assign(profile->GetString(), profile->GetStringLength());
+    if (const auto unusable = unusable_profiles_.find(job.profile);
+        unusable != unusable_profiles_.end()) {
+      detail::mark_invalid(job, location, unusable->second);
+      return;
+    }
+    const auto known = workload_.profiles.find(job.profile);
+    if (known == workload_.profiles.end()) {
+      detail::mark_invalid(job, location,
+                           "profile " + quoted(job.profile) + " is not defined in 'profiles'");
+      return;
+    }
+    // Batsim checks this at load: a parallel task has exactly one cpu value per host.
+    const Profile& used = known->second;
+    if (used.type == Profile::Type::kParallel &&
+        used.cpu_per_host.size() != static_cast<std::size_t>(job.job.nodes)) {
+      detail::mark_invalid(job, location,
+                           "profile " + quoted(job.profile) + " is parallel over " +
+                               std::to_string(used.cpu_per_host.size()) +
+                               " hosts but the job requests " + std::to_string(job.job.nodes));
+    }
+  }
+
+  void read_walltime(WorkloadJob& job, const Value* walltime, const std::string& location) {
+    if (walltime == nullptr) return;  // no limit
+    if (walltime->IsNumber() && walltime->GetDouble() == -1) return;  // Batsim's "none"
+    const std::optional<Time> limit =
+        walltime->IsNumber() && walltime->GetDouble() > 0 ? seconds_to_time(walltime->GetDouble())
+                                                          : std::nullopt;
+    if (!limit || *limit <= 0) {
+      detail::mark_invalid(job, location,
+                           "'walltime' must be a number > 0, or -1 for none (got " +
+                               to_json(*walltime) + ")");
+      return;
+    }
+    job.job.time_limit = *limit;
+  }
+
+  static std::string extra_fields(const Value& job) {
+    rapidjson::StringBuffer buffer;
+    rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+    bool any = false;
+    writer.StartObject();
+    for (const auto& entry : job.GetObject()) {
+      const char* name = entry.name.GetString();
+      const bool known = std::any_of(std::begin(kJobFields), std::end(kJobFields),
+                                     [&](const char* field) { return std::strcmp(field, name) == 0; });
+      if (known) continue;
+      any = true;
+      writer.String(name, entry.name.GetStringLength());
+      entry.value.Accept(writer);
+    }
+    writer.EndObject();
+    return any ? std::string(buffer.GetString(), buffer.GetSize()) : "";
+  }
+
+  Workload workload_;
+  std::map<std::string, std::string> unusable_profiles_;  // name -> why jobs cannot use it
+  detail::IdRegistry ids_;
+  Time previous_submit_ = 0;
+};
+
+}  // namespace
+
+Workload read_batsim_json(const std::string& path, const std::string& text) {
+  return BatsimJsonReader(path).read(text);
+}
+
+}  // namespace batfill::workload

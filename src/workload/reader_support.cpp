@@ -1,0 +1,152 @@
+#include "reader_support.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <climits>
+#include <cmath>
+#include <stdexcept>
+
+namespace batfill::workload {
+
+std::size_t Workload::invalid_count() const {
+  return static_cast<std::size_t>(std::count_if(
+      jobs.begin(), jobs.end(), [](const WorkloadJob& job) { return !job.is_valid(); }));
+}
+
+namespace detail {
+
+bool LineScanner::next(std::string_view& line) {
+  if (done_) return false;
+  const std::size_t newline = rest_.find('\n');
+  if (newline == std::string_view::npos) {
+    done_ = true;
+    // A final line without a newline still counts; an empty remainder after one does not.
+    if (rest_.empty()) return false;
+    line = rest_;
+    rest_ = {};
+  } else {
+    line = rest_.substr(0, newline);
+    rest_.remove_prefix(newline + 1);
+  }
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  ++line_number_;
+  return true;
+}
+
+std::string_view trim(std::string_view text) {
+  const auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
+  while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
+  return text;
+}
+
+std::optional<double> parse_number(std::string_view text) {
+  double value = 0;
+  const char* first = text.data();
+  const char* last = first + text.size();
+  const auto [end, error] = std::from_chars(first, last, value);
+  if (text.empty() || error != std::errc() || end != last || !std::isfinite(value)) {
+    return std::nullopt;
+  }
+  return value;
+}
+
+std::optional<int> whole_int(double value) {
+  if (value != std::floor(value) || value < INT_MIN || value > INT_MAX) return std::nullopt;
+  return static_cast<int>(value);
+}
+
+std::optional<Time> seconds_to_time(double seconds) {
+  try {
+    return from_fractional_seconds(seconds);
+  } catch (const std::out_of_range&) {
+    return std::nullopt;
+  }
+}
+
+std::string delay_profile_name(Time delay) {
+  std::string text = format_seconds(delay);
+  const std::size_t dot = text.find('.');
+  if (dot == std::string::npos) return text;
+  text.erase(text.find_last_not_of('0') + 1);
+  if (text.back() == '.') text.pop_back();
+  return text;
+}
+
+std::string use_delay_profile(Workload& workload, Time delay) {
+  std::string name = delay_profile_name(delay);
+  auto [it, added] = workload.profiles.try_emplace(name);
+  if (added) {
+    it->second.name = name;
+    it->second.type = Profile::Type::kDelay;
+    it->second.delay = delay;
+  }
+  return name;
+}
+
+IdRegistry::Claim IdRegistry::claim(const std::string& id, long position) {
+  Seen& seen = seen_[id];
+  if (seen.uses++ == 0) {
+    seen.first_position = position;
+    return {id, ""};
+  }
+  // The renamed id may itself be taken (a JSON workload can contain "17#2").
+  std::string renamed;
+  int copy = seen.uses;
+  do {
+    renamed = id + "#" + std::to_string(copy++);
+  } while (seen_.count(renamed) != 0);
+  const std::string first = describe_(seen.first_position);
+  seen_[renamed] = Seen{position, 1};
+  return {renamed,
+          "duplicate job id '" + id + "' (first used at " + first + "), renamed '" + renamed + "'"};
+}
+
+void mark_invalid(WorkloadJob& job, const std::string& location, const std::string& why) {
+  if (job.invalid_reason.empty()) {
+    job.invalid_reason = location + ": " + why;
+  } else {
+    job.invalid_reason += "; " + why;
+  }
+}
+
+void finish_workload(Workload& workload) {
+  const auto submitted_before = [](const WorkloadJob& a, const WorkloadJob& b) {
+    if (a.job.submit_time != b.job.submit_time) return a.job.submit_time < b.job.submit_time;
+    return job_id_less(a.job.id, b.job.id);
+  };
+  // Traces are usually in order already; checking first spares moving every job.
+  if (!std::is_sorted(workload.jobs.begin(), workload.jobs.end(), submitted_before)) {
+    std::stable_sort(workload.jobs.begin(), workload.jobs.end(), submitted_before);
+  }
+
+  // Batsim cuts a job at its walltime (COMPLETED_WALLTIME_REACHED); the count tells the user
+  // how much of the trace's real behaviour that changes.
+  workload.jobs_overrunning_limit = 0;
+  for (const WorkloadJob& job : workload.jobs) {
+    if (!job.is_valid() || !job.job.has_time_limit()) continue;
+    const auto profile = workload.profiles.find(job.profile);
+    if (profile == workload.profiles.end()) continue;
+    if (profile->second.type == Profile::Type::kDelay &&
+        profile->second.delay > job.job.time_limit) {
+      ++workload.jobs_overrunning_limit;
+    }
+  }
+  if (workload.jobs_overrunning_limit > 0) {
+    workload.warnings.push_back(std::to_string(workload.jobs_overrunning_limit) +
+                                " jobs run longer than their time limit and will be stopped at it");
+  }
+
+  const std::size_t invalid = workload.invalid_count();
+  if (invalid > 0) {
+    const auto first = std::find_if(workload.jobs.begin(), workload.jobs.end(),
+                                     [](const WorkloadJob& job) { return !job.is_valid(); });
+    workload.warnings.push_back(std::to_string(invalid) + " of " +
+                                std::to_string(workload.jobs.size()) +
+                                " records are invalid and will be rejected (first: " +
+                                first->invalid_reason + ")");
+  }
+}
+
+}  // namespace detail
+}  // namespace batfill::workload

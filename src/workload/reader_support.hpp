@@ -1,0 +1,79 @@
+#pragma once
+// Pieces shared by the format readers: text scanning, number parsing, id bookkeeping and the
+// final ordering of a workload. Private to src/workload.
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "batfill/workload/workload.hpp"
+
+namespace batfill::workload::detail {
+
+// Walks a text line by line (LF or CRLF), counting lines from 1.
+class LineScanner {
+ public:
+  explicit LineScanner(std::string_view text) : rest_(text) {}
+  // False at the end of the text.
+  bool next(std::string_view& line);
+  int line_number() const { return line_number_; }
+
+ private:
+  std::string_view rest_;
+  int line_number_ = 0;
+  bool done_ = false;
+};
+
+std::string_view trim(std::string_view text);
+
+// A finite decimal number (no locale, no hex); nullopt for anything else.
+std::optional<double> parse_number(std::string_view text);
+
+// The number as an int when it is a whole number within int's range.
+std::optional<int> whole_int(double value);
+
+// Time from seconds as written in a trace; nullopt when out of range.
+std::optional<Time> seconds_to_time(double seconds);
+
+// "3600" for whole seconds, else the shortest exact decimal form ("12.5"). Batsim's SWF
+// converter names delay profiles by their integer delay; decimals keep fractional runtimes
+// from sharing a profile with a different value.
+std::string delay_profile_name(Time delay);
+
+// Returns the name of the delay profile of `delay`, adding it on first use.
+std::string use_delay_profile(Workload& workload, Time delay);
+
+// Keeps job ids unique: a repeated id is renamed "<id>#2", "<id>#3"... and reported.
+// Records are identified by a position (line number, array index) that `describe` turns into
+// text only when a duplicate is found, so large traces do not pay for it.
+class IdRegistry {
+ public:
+  struct Claim {
+    std::string id;         // the id to use
+    std::string duplicate;  // non-empty: why the job is invalid (names the first position)
+  };
+  explicit IdRegistry(std::function<std::string(long)> describe)
+      : describe_(std::move(describe)) {}
+  void reserve(std::size_t ids) { seen_.reserve(ids); }
+  Claim claim(const std::string& id, long position);
+
+ private:
+  struct Seen {
+    long first_position = 0;
+    int uses = 0;
+  };
+  std::function<std::string(long)> describe_;
+  std::unordered_map<std::string, Seen> seen_;
+};
+
+// Sorts the jobs into Batsim's submission order and adds the summary warnings (overrunning
+// jobs, invalid records).
+void finish_workload(Workload& workload);
+
+// Marks a job invalid as "LOCATION: why"; further problems of the same record are appended
+// ("LOCATION: why; why2") so one rejection lists everything wrong with it.
+void mark_invalid(WorkloadJob& job, const std::string& location, const std::string& why);
+
+}  // namespace batfill::workload::detail

@@ -1,0 +1,213 @@
+// SWF (Standard Workload Format, Parallel Workloads Archive v2.2), replayed with the
+// conventions of notes §6: id = field 1, submit = field 2, runtime = field 4, nodes = field 8
+// (field 5 when 8 is missing), time limit = field 9 (the runtime when 9 is missing).
+
+#include <algorithm>
+#include <charconv>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "batfill/workload/workload.hpp"
+#include "reader_support.hpp"
+
+namespace batfill::workload {
+namespace {
+
+using detail::parse_number;
+using detail::seconds_to_time;
+using detail::trim;
+
+constexpr std::size_t kSwfFieldCount = 18;
+
+// 1-based field numbers of the SWF definition.
+constexpr int kJobNumber = 1;
+constexpr int kSubmitTime = 2;
+constexpr int kRunTime = 4;
+constexpr int kAllocatedProcessors = 5;
+constexpr int kRequestedProcessors = 8;
+constexpr int kRequestedTime = 9;
+
+struct MachineHeader {
+  std::optional<int> max_procs;
+  std::optional<int> max_nodes;
+};
+
+// "; MaxProcs: 338" and "; MaxNodes: 338 (batch partition; 512 total)": the leading number.
+void read_header_comment(std::string_view comment, const std::string& location,
+                         MachineHeader& header, Workload& workload) {
+  comment = trim(comment.substr(1));
+  const std::size_t colon = comment.find(':');
+  if (colon == std::string_view::npos) return;
+  const std::string_view key = trim(comment.substr(0, colon));
+  if (key != "MaxProcs" && key != "MaxNodes") return;
+  const std::string_view value = trim(comment.substr(colon + 1));
+  int count = 0;
+  const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), count);
+  if (error != std::errc() || end == value.data() || count <= 0) {
+    workload.warnings.push_back(location + ": header " + std::string(key) + " '" +
+                                std::string(value) + "' is not a positive number; ignored");
+    return;
+  }
+  (key == "MaxProcs" ? header.max_procs : header.max_nodes) = count;
+}
+
+void split_fields(std::string_view line, std::vector<std::string_view>& fields) {
+  fields.clear();
+  const auto is_blank = [](char c) { return c == ' ' || c == '\t'; };
+  std::size_t pos = 0;
+  while (pos < line.size()) {
+    while (pos < line.size() && is_blank(line[pos])) ++pos;
+    const std::size_t start = pos;
+    while (pos < line.size() && !is_blank(line[pos])) ++pos;
+    if (pos > start) fields.push_back(line.substr(start, pos - start));
+  }
+}
+
+std::string field_text(std::string_view text) { return "'" + std::string(text) + "'"; }
+
+class SwfReader {
+ public:
+  SwfReader(const std::string& path, const ReadOptions& options)
+      : options_(options),
+        ids_([this](long line) { return location(line); }) {
+    workload_.path = path;
+  }
+
+  Workload read(const std::string& text) {
+    const auto line_count = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+    workload_.jobs.reserve(line_count);
+    ids_.reserve(line_count);
+    detail::LineScanner lines(text);
+    std::string_view line;
+    MachineHeader header;
+    while (lines.next(line)) {
+      const std::string_view content = trim(line);
+      if (content.empty()) continue;
+      line_number_ = lines.line_number();
+      if (content.front() == ';') {
+        read_header_comment(content, location(line_number_), header, workload_);
+        continue;
+      }
+      read_record(content);
+    }
+    workload_.machine_count = header.max_procs ? header.max_procs : header.max_nodes;
+    detail::finish_workload(workload_);
+    return std::move(workload_);
+  }
+
+ private:
+  // "path:line", built only for records that need it: most of a large trace is valid.
+  std::string location(long line) const { return workload_.path + ":" + std::to_string(line); }
+
+  void invalid(WorkloadJob& job, const std::string& why) const {
+    detail::mark_invalid(job, location(line_number_), why);
+  }
+
+  void read_record(std::string_view content) {
+    split_fields(content, fields_);
+    values_.assign(kSwfFieldCount + 1, std::nullopt);
+    std::string structure_problem;
+    if (fields_.size() != kSwfFieldCount) {
+      structure_problem = "has " + std::to_string(fields_.size()) + " fields, SWF records have " +
+                          std::to_string(kSwfFieldCount);
+    }
+    for (std::size_t i = 0; i < fields_.size(); ++i) {
+      const std::optional<double> value = parse_number(fields_[i]);
+      if (i < kSwfFieldCount) values_[i + 1] = value;
+      if (!value && structure_problem.empty()) {
+        structure_problem =
+            "field " + std::to_string(i + 1) + " " + field_text(fields_[i]) + " is not a number";
+      }
+    }
+
+    WorkloadJob job;
+    job.job.id = values_[kJobNumber] ? std::string(fields_[0])
+                                     : "line" + std::to_string(line_number_);
+    job.job.submit_time = previous_submit_;
+    if (values_[kSubmitTime] && *values_[kSubmitTime] >= 0) {
+      if (const auto submit = seconds_to_time(*values_[kSubmitTime])) {
+        job.job.submit_time = *submit;
+      }
+    }
+    previous_submit_ = job.job.submit_time;
+    const detail::IdRegistry::Claim claim = ids_.claim(job.job.id, line_number_);
+    job.job.id = claim.id;
+    if (!claim.duplicate.empty()) invalid(job, claim.duplicate);
+
+    if (!structure_problem.empty()) {
+      invalid(job, structure_problem);
+    } else {
+      read_fields(job);
+    }
+    workload_.jobs.push_back(std::move(job));
+  }
+
+  // Called with all 18 fields numeric.
+  void read_fields(WorkloadJob& job) {
+    const double submit = *values_[kSubmitTime];
+    if (submit < 0 || !seconds_to_time(submit)) {
+      invalid(job,
+                           "submit time (field 2) " + field_text(fields_[1]) + " is out of range");
+    }
+
+    const std::optional<Time> runtime = seconds_to_time(*values_[kRunTime]);
+    if (*values_[kRunTime] < 0 || !runtime) {
+      // -1 is how SWF records a job that never ran (typically cancelled, status 5).
+      invalid(job,
+                           "runtime (field 4) is " + std::string(fields_[kRunTime - 1]) +
+                               ", so there is nothing to replay");
+    } else {
+      job.profile = detail::use_delay_profile(workload_, *runtime);
+    }
+
+    const bool requested_known = *values_[kRequestedProcessors] >= 0;
+    const int nodes_field = requested_known ? kRequestedProcessors : kAllocatedProcessors;
+    const std::optional<int> nodes = detail::whole_int(*values_[nodes_field]);
+    if (!nodes || *nodes <= 0) {
+      invalid(job,
+                           "node count (field " + std::to_string(nodes_field) + ") is " +
+                               std::string(fields_[nodes_field - 1]) +
+                               (requested_known ? "" : " and field 8 is missing"));
+    } else {
+      job.job.nodes = *nodes;
+    }
+
+    const double requested_time = *values_[kRequestedTime];
+    if (requested_time > 0) {
+      if (const auto limit = seconds_to_time(requested_time)) {
+        job.job.time_limit = *limit;
+      } else {
+        invalid(job,
+                             "requested time (field 9) " + field_text(fields_[8]) +
+                                 " is out of range");
+      }
+    } else if (job.is_valid()) {
+      if (options_.reject_missing_time_limit) {
+        invalid(job,
+                             "no requested time (field 9 is " + std::string(fields_[8]) +
+                                 ") and missing limits are rejected");
+      } else {
+        // A perfect estimate: the only fallback that neither invents slack nor kills the job.
+        job.job.time_limit = *runtime;
+        ++workload_.time_limits_from_runtime;
+      }
+    }
+  }
+
+  ReadOptions options_;
+  Workload workload_;
+  detail::IdRegistry ids_;
+  long line_number_ = 0;
+  Time previous_submit_ = 0;
+  std::vector<std::string_view> fields_;
+  std::vector<std::optional<double>> values_;  // indexed by SWF field number
+};
+
+}  // namespace
+
+Workload read_swf(const std::string& path, const std::string& text, const ReadOptions& options) {
+  return SwfReader(path, options).read(text);
+}
+
+}  // namespace batfill::workload
