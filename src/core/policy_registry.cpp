@@ -8,6 +8,8 @@ namespace batfill {
 std::unique_ptr<Policy> make_fcfs_policy();
 std::unique_ptr<Policy> make_spec_easy_policy();
 std::unique_ptr<Policy> make_spec_conservative_policy();
+std::unique_ptr<Policy> make_easy_classic_policy();
+std::unique_ptr<Policy> make_conservative_classic_policy();
 
 const std::vector<PolicyInfo>& registered_policies() {
   static const std::vector<PolicyInfo> policies = {
@@ -18,6 +20,13 @@ const std::vector<PolicyInfo>& registered_policies() {
        "the spec's CONSERVATIVE: independent shadow times for all waiting jobs, backfill ends "
        "strictly before every shadow ahead of it",
        make_spec_conservative_policy},
+      {"easy-classic",
+       "classic EASY (Lifka): backfill ends by the head's reservation or uses only extra nodes",
+       make_easy_classic_policy},
+      {"conservative-classic",
+       "classic conservative (Feitelson & Weil): a persistent reservation per waiting job in an "
+       "availability profile, compressed after completions",
+       make_conservative_classic_policy},
   };
   return policies;
 }

@@ -41,4 +41,17 @@ Time ReleaseTimeline::earliest_time_with(int nodes) const {
   return kNever;
 }
 
+int ReleaseTimeline::free_nodes_at(Time time) const {
+  int free = free_nodes_;
+  for (auto release = running_->begin(); release != running_->end() && release->first <= time;
+       ++release) {
+    free += release->second;
+  }
+  for (const auto& [end, nodes] : started_) {
+    if (end > time) break;
+    free += nodes;
+  }
+  return free;
+}
+
 }  // namespace batfill

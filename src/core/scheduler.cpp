@@ -4,7 +4,6 @@
 #include <stdexcept>
 #include <unordered_set>
 
-#include "batfill/core/release_timeline.hpp"
 
 namespace batfill {
 
@@ -113,14 +112,19 @@ std::vector<Decision> Scheduler::schedule(Time now) {
 
 Time Scheduler::estimate_start(const Job& job, Time now) const {
   if (job.nodes <= 0 || job.nodes > pool_.size()) return kNever;
-  // Lower bound from the running jobs alone: the earliest time enough nodes are free.
+  if (!job.has_time_limit() && policy_->needs_time_limits()) return kNever;
+  // The queue as it would be with `job` submitted now.
+  auto ahead = [&](const Job* a, const Job* b) { return queued_before(options_.order, *a, *b, now); };
+  std::vector<const Job*> queue = queue_;
+  if (depends_on_time(options_.order)) std::stable_sort(queue.begin(), queue.end(), ahead);
+  queue.insert(std::upper_bound(queue.begin(), queue.end(), &job, ahead), &job);
   SchedulingView view;
   view.now = now;
   view.machine_count = pool_.size();
   view.free_nodes = pool_.free_count();
-  view.queue = &queue_;
+  view.queue = &queue;
   view.releases = &releases_;
-  return ReleaseTimeline(view).earliest_time_with(job.nodes);
+  return policy_->estimate_start(job, view);
 }
 
 bool Scheduler::is_waiting(const JobId& id) const { return waiting_.count(id) != 0; }

@@ -4,6 +4,8 @@
 // timestamp all completions are applied first, then all submissions, then one pass (notes §1).
 // Kept deliberately separate from the embedded simulator so that each checks the other.
 
+#include <algorithm>
+#include <initializer_list>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -26,8 +28,37 @@ struct ReplayResult {
   Time makespan = 0;  // last finish
 };
 
+// Watches a replay from inside (property tests). With an observer the replay drives the
+// Scheduler step by step: complete() each job, submit() each job in queue order, schedule().
+struct ReplayObserver {
+  virtual ~ReplayObserver() = default;
+  // Just before `job` is submitted at `now`; the jobs of one instant come in queue order.
+  virtual void before_submit(const Scheduler& /*scheduler*/, const Job& /*job*/, Time /*now*/) {}
+  // After the pass at `now`: what completed at `now` and what the pass decided.
+  virtual void after_pass(const Scheduler& /*scheduler*/, Time /*now*/,
+                          const std::vector<JobId>& /*completed*/,
+                          const std::vector<Decision>& /*decisions*/) {}
+};
+
+// Jobs from rows (submit, nodes, time_limit[, runtime]) in seconds; ids "0", "1", ... in order.
+// Without a runtime a job runs its whole limit.
+inline std::vector<TraceJob> trace_in_seconds(std::initializer_list<std::vector<int>> rows) {
+  std::vector<TraceJob> trace;
+  for (const std::vector<int>& row : rows) {
+    TraceJob t;
+    t.job.id = std::to_string(trace.size());
+    t.job.submit_time = from_seconds(row.at(0));
+    t.job.nodes = row.at(1);
+    t.job.time_limit = from_seconds(row.at(2));
+    t.runtime = from_seconds(row.size() > 3 ? row.at(3) : row.at(2));
+    trace.push_back(t);
+  }
+  return trace;
+}
+
 inline ReplayResult replay(const std::vector<TraceJob>& trace, int machine_count,
-                           const std::string& policy, SchedulerOptions options = {}) {
+                           const std::string& policy, SchedulerOptions options = {},
+                           ReplayObserver* observer = nullptr) {
   Scheduler scheduler(machine_count, make_policy(policy), options);
   std::map<Time, std::vector<Job>> submissions;
   std::map<JobId, Time> run_for;  // min(runtime, time_limit): stopped at the limit
@@ -51,7 +82,22 @@ inline ReplayResult replay(const std::vector<TraceJob>& trace, int machine_count
       submitted = submissions.begin()->second;
       submissions.erase(submissions.begin());
     }
-    for (const Decision& d : scheduler.on_instant(now, completed, submitted)) {
+    std::vector<Decision> decisions;
+    if (observer == nullptr) {
+      decisions = scheduler.on_instant(now, completed, submitted);
+    } else {
+      for (const JobId& id : completed) scheduler.complete(id);
+      std::sort(submitted.begin(), submitted.end(), [&](const Job& a, const Job& b) {
+        return queued_before(options.order, a, b, now);
+      });
+      for (const Job& job : submitted) {
+        observer->before_submit(scheduler, job, now);
+        scheduler.submit(job);
+      }
+      decisions = scheduler.schedule(now);
+      observer->after_pass(scheduler, now, completed, decisions);
+    }
+    for (const Decision& d : decisions) {
       if (d.kind == Decision::Kind::kReject) {
         result.rejected[d.job_id] = d.reason;
         continue;

@@ -41,6 +41,11 @@ class Policy {
   // A running job ended (normally, at its limit, failed or killed). Stateful policies that
   // keep reservations between instants use it; the Scheduler already freed its nodes.
   virtual void on_job_finished(const Job& /*job*/) {}
+
+  // When `job`, not yet submitted, would start if it were submitted now; view.queue already
+  // holds it at its place in queue order. Policies that keep reservations answer exactly; the
+  // default plans the queue conservatively (start_estimate.hpp). kNever: it would never start.
+  virtual Time estimate_start(const Job& job, const SchedulingView& view) const;
 };
 
 }  // namespace batfill

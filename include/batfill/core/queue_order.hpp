@@ -1,5 +1,6 @@
 #pragma once
 // The order of the wait queue (--order). The queue head is the job the policies protect.
+// Names follow batsched's queue orders.
 
 #include <string>
 #include <vector>
@@ -9,7 +10,14 @@
 namespace batfill {
 
 enum class QueueOrder {
-  kFcfs,  // submission time, then id (notes §1)
+  kFcfs,                 // submission time, then id (notes §1)
+  kLcfs,                 // latest submission first
+  kAscWalltime,          // shortest time limit first (SJF on the user's estimate)
+  kDescWalltime,         // longest time limit first
+  kAscSize,              // fewest nodes first
+  kDescSize,             // most nodes first
+  kDescSlowdown,         // highest current slowdown first (see queue_order.cpp)
+  kDescBoundedSlowdown,  // highest current bounded slowdown first
 };
 
 // Throws std::invalid_argument listing the valid names.

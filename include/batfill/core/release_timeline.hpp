@@ -28,6 +28,10 @@ class ReleaseTimeline {
   // Overdue jobs (planned end already past) count as releasing now.
   Time earliest_time_with(int nodes) const;
 
+  // Nodes free at `time` (>= now) if no other job starts: free now plus every planned end at or
+  // before `time`, all the releases of that instant included (the classic EASY's extra nodes).
+  int free_nodes_at(Time time) const;
+
  private:
   Time now_;
   int free_nodes_;

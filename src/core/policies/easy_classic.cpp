@@ -1,0 +1,57 @@
+// Classic EASY backfilling (Lifka 1995; Mu'alem & Feitelson 2001; notes §4 `easy-classic`).
+//
+// As the spec's EASY, the head cascades and the blocked head gets a reservation (its shadow
+// time) from the running jobs' planned ends. A later job fits now and may start if EITHER it
+// ends by the shadow time (`<=`: the head only needs the nodes at that instant) OR it uses
+// no more than the extra nodes: those free at the shadow time beyond what the head needs.
+// A backfilled job that runs past the shadow time uses up extra nodes.
+//
+// One sweep is enough: backfilling only takes nodes, so the head still does not fit after it
+// and the candidates refused once stay refused.
+
+#include "batfill/core/policy.hpp"
+#include "batfill/core/release_timeline.hpp"
+
+namespace batfill {
+namespace {
+
+class EasyClassic final : public Policy {
+ public:
+  std::vector<const Job*> select_jobs_to_start(const SchedulingView& view) override {
+    std::vector<const Job*> started;
+    ReleaseTimeline timeline(view);
+    const std::vector<const Job*>& queue = *view.queue;
+    auto start = [&](const Job* job) {
+      timeline.start(*job);
+      started.push_back(job);
+    };
+
+    std::size_t head = 0;
+    while (head < queue.size() && queue[head]->nodes <= timeline.free_nodes()) {
+      start(queue[head++]);
+    }
+    if (head == queue.size()) return started;
+
+    const int head_nodes = queue[head]->nodes;
+    const Time shadow_time = timeline.earliest_time_with(head_nodes);
+    // Counts every job released at the shadow time, as the head may use all of them.
+    int extra_nodes = timeline.free_nodes_at(shadow_time) - head_nodes;
+    for (std::size_t i = head + 1; i < queue.size() && timeline.free_nodes() > 0; ++i) {
+      const Job* job = queue[i];
+      if (job->nodes > timeline.free_nodes()) continue;
+      if (planned_end(*job, view.now) <= shadow_time) {
+        start(job);
+      } else if (job->nodes <= extra_nodes) {
+        extra_nodes -= job->nodes;
+        start(job);
+      }
+    }
+    return started;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Policy> make_easy_classic_policy() { return std::make_unique<EasyClassic>(); }
+
+}  // namespace batfill
