@@ -1,0 +1,87 @@
+#pragma once
+// batfill as a Batsim decision process: a thin adapter that turns each Batsim request into one
+// instant of the scheduling core (batfill::Scheduler) and its decisions into the reply.
+//
+// The same object serves `batfill serve` (behind the JSON codec and a ZeroMQ socket) and the
+// embedded simulator (typed messages, no JSON), so both run exactly the same scheduler.
+//
+// One request = one instant (../shared/notes/scheduling-semantics.md §1):
+//   1. every JOB_COMPLETED, whatever its job_state (walltime reached, killed and failed jobs
+//      free their machines like finished ones);
+//   2. every JOB_SUBMITTED, in job-id order (w0!9 before w0!10), never message order, each with
+//      submit_time = the request's `now`;
+//   3. NOTIFY event_machine_unavailable / event_machine_available;
+//   4. one scheduling pass at `now`;
+// then QUERY estimate_waiting_time is answered from the state after the pass. The reply echoes
+// `now` and stamps every decision with it (notes §2, rules 3–4): REJECT_JOB first, then
+// EXECUTE_JOB, then ANSWER.
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "batfill/core/scheduler.hpp"
+#include "batfill/protocol/codec.hpp"
+#include "batfill/protocol/log.hpp"
+#include "batfill/protocol/messages.hpp"
+
+namespace batfill::protocol {
+
+class BatsimScheduler : public DecisionProcess {
+ public:
+  // `policy` is a name from registered_policies(); throws std::invalid_argument otherwise.
+  // The core is created at SIMULATION_BEGINS. A JSON object in config.sched-config overrides
+  // these settings key by key: {"backfill": "<policy>", "order": "<order>", "alloc": "<rule>"}
+  // (Batsim's --sched-cfg is the one channel meant for the scheduler, so it wins; each
+  // override is logged).
+  explicit BatsimScheduler(std::string policy, SchedulerOptions options = {}, Log log = Log());
+
+  // Throws ProtocolError for a request batfill cannot apply: an event before SIMULATION_BEGINS
+  // or after SIMULATION_ENDS, a completion of a job never submitted or not running, a duplicate
+  // submission, machine ids outside the platform, a bad sched-config. The text names the event
+  // and the field; the caller adds the exchange index. Throws std::logic_error if jobs would
+  // wait forever on an idle machine (a core bug that would otherwise deadlock Batsim).
+  Message exchange(const Message& request) override;
+
+  // SIMULATION_ENDS has been answered: no further request is valid.
+  bool finished() const { return finished_; }
+  bool started() const { return scheduler_ != nullptr; }
+
+  // The settings in force (after sched-config, once started).
+  const std::string& policy() const { return policy_; }
+  const SchedulerOptions& options() const { return options_; }
+  // Null before SIMULATION_BEGINS.
+  const Scheduler* scheduler() const { return scheduler_.get(); }
+  // Batsim forgets a job once it completes (v4); batfill keeps what it was told at submission.
+  // Null for an id never submitted.
+  const SubmittedJob* submitted_job(const std::string& id) const;
+  // Host names by Batsim resource id, from compute_resources (never assumed from name order).
+  const std::vector<std::string>& machine_names() const { return machine_names_; }
+
+ private:
+  enum class JobState { kWaiting, kRunning, kRejected, kCompleted };
+  struct TrackedJob {
+    SubmittedJob job;
+    JobState state = JobState::kWaiting;
+  };
+
+  void begin(const SimulationBegins& begins, const std::string& where);
+  void apply_sched_config(const std::string& text, const std::string& where);
+  void complete(const JobCompleted& completed, const std::string& where);
+  void submit(std::vector<std::pair<std::string, const SubmittedJob*>>& submissions, Time now);
+  void notify(const BatsimNotify& notify, const std::string& where);
+  void check_liveness() const;
+
+  std::string policy_;
+  SchedulerOptions options_;
+  Log log_;
+  std::unique_ptr<Scheduler> scheduler_;
+  std::vector<std::string> machine_names_;
+  std::unordered_map<std::string, TrackedJob> jobs_;
+  bool no_more_external_events_ = false;
+  bool finished_ = false;
+};
+
+}  // namespace batfill::protocol

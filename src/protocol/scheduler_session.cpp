@@ -1,0 +1,301 @@
+#include "batfill/protocol/scheduler_session.hpp"
+
+#include <rapidjson/document.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "batfill/core/policy_registry.hpp"
+
+namespace batfill::protocol {
+namespace {
+
+std::string where_of(std::size_t index, const EventData& data) {
+  return "event " + std::to_string(index) + " (" + event_type_name(data) + ")";
+}
+
+[[noreturn]] void fail(const std::string& where, const std::string& what) {
+  throw ProtocolError(where + ": " + what);
+}
+
+Event stamped(Time now, EventData data) {
+  Event event;
+  event.timestamp = now;
+  event.data = std::move(data);
+  return event;
+}
+
+// The EASY-style `estimate_waiting_time`: how long until the job could start from the running
+// jobs alone. Batsim merely logs the answer (notes §3.8), so -1 s stands for "never".
+Time waiting_estimate(const Scheduler& scheduler, const SubmittedJob& submitted, Time now) {
+  Job job;
+  job.id = submitted.id;
+  job.submit_time = now;
+  job.nodes = submitted.res;
+  job.time_limit = submitted.walltime.value_or(kNoTimeLimit);
+  const Time start = scheduler.estimate_start(job, now);
+  return start == kNever ? from_seconds(-1) : start - now;
+}
+
+}  // namespace
+
+Verbosity parse_verbosity(const std::string& name) {
+  if (name == "quiet") return Verbosity::kQuiet;
+  if (name == "info") return Verbosity::kInfo;
+  if (name == "debug") return Verbosity::kDebug;
+  throw std::invalid_argument("unknown verbosity '" + name + "' (valid: quiet, info, debug)");
+}
+
+BatsimScheduler::BatsimScheduler(std::string policy, SchedulerOptions options, Log log)
+    : policy_(std::move(policy)), options_(options), log_(log) {
+  make_policy(policy_);  // an unknown name fails now, not at the first message
+}
+
+const SubmittedJob* BatsimScheduler::submitted_job(const std::string& id) const {
+  const auto it = jobs_.find(id);
+  return it == jobs_.end() ? nullptr : &it->second.job;
+}
+
+Message BatsimScheduler::exchange(const Message& request) {
+  if (finished_) throw ProtocolError("request after SIMULATION_ENDS");
+  const Time now = request.now;
+
+  // Sort the events into the steps of one instant; the message order does not matter.
+  std::vector<std::pair<std::string, const JobCompleted*>> completions;
+  std::vector<std::pair<std::string, const SubmittedJob*>> submissions;
+  std::vector<std::pair<std::string, const BatsimNotify*>> notifications;
+  std::vector<const EstimateWaitingTimeQuery*> queries;
+  bool ends = false;
+  for (std::size_t i = 0; i < request.events.size(); ++i) {
+    const EventData& data = request.events[i].data;
+    const std::string where = where_of(i, data);
+    if (const auto* begins = std::get_if<SimulationBegins>(&data)) {
+      if (started()) fail(where, "the simulation has already begun");
+      begin(*begins, where);
+      continue;
+    }
+    if (!started()) fail(where, "received before SIMULATION_BEGINS");
+    if (const auto* completed = std::get_if<JobCompleted>(&data)) {
+      completions.emplace_back(where, completed);
+    } else if (const auto* submitted = std::get_if<JobSubmitted>(&data)) {
+      submissions.emplace_back(where, &submitted->job);
+    } else if (const auto* notification = std::get_if<BatsimNotify>(&data)) {
+      notifications.emplace_back(where, notification);
+    } else if (const auto* query = std::get_if<EstimateWaitingTimeQuery>(&data)) {
+      queries.push_back(query);
+    } else if (const auto* killed = std::get_if<JobKilled>(&data)) {
+      // batfill never sends KILL_JOB; the machines came back with the JOB_COMPLETED that Batsim
+      // sends before this acknowledgment (notes §3.3).
+      for (const std::string& id : killed->job_ids) log_.info(where + ": job '" + id + "' killed");
+    } else if (std::holds_alternative<RequestedCall>(data)) {
+      log_.debug(where + ": requested call, one scheduling pass");
+    } else if (std::holds_alternative<ResourceStateChanged>(data) ||
+               std::holds_alternative<BatsimAnswer>(data)) {
+      // Replies to requests batfill never makes (power states, energy): nothing depends on them.
+      log_.warning(where + ": not expected by batfill, ignored");
+    } else if (std::holds_alternative<SimulationEnds>(data)) {
+      ends = true;
+    } else {
+      fail(where, "a decision, which only a scheduler sends");
+    }
+  }
+
+  for (const auto& [where, completed] : completions) complete(*completed, where);
+  submit(submissions, now);
+  for (const auto& [where, notification] : notifications) notify(*notification, where);
+
+  Message reply;
+  reply.now = now;
+  if (ends) {
+    // The reply to SIMULATION_ENDS must stay empty: Batsim asserts all is idle (notes §6.2).
+    finished_ = true;
+    if (scheduler_->waiting_count() + scheduler_->running_count() != 0) {
+      log_.warning("simulation ended with " + std::to_string(scheduler_->waiting_count()) +
+                   " jobs waiting and " + std::to_string(scheduler_->running_count()) +
+                   " running");
+    }
+    log_.info("simulation ended at " + format_seconds(now) + " s");
+    return reply;
+  }
+
+  for (Decision& decision : scheduler_->schedule(now)) {
+    TrackedJob& tracked = jobs_.at(decision.job_id);
+    if (decision.kind == Decision::Kind::kReject) {
+      tracked.state = JobState::kRejected;
+      log_.info("rejected at " + format_seconds(now) + " s: " + decision.reason);
+      reply.events.push_back(stamped(now, RejectJob{decision.job_id}));
+    } else {
+      tracked.state = JobState::kRunning;
+      log_.debug("start " + decision.job_id + " at " + format_seconds(now) + " s on " +
+                 to_string(decision.machines));
+      reply.events.push_back(stamped(now, ExecuteJob{decision.job_id, decision.machines}));
+    }
+  }
+  for (const EstimateWaitingTimeQuery* query : queries) {
+    reply.events.push_back(stamped(
+        now, EstimateWaitingTimeAnswer{query->job.id, waiting_estimate(*scheduler_, query->job, now)}));
+  }
+  check_liveness();
+  return reply;
+}
+
+void BatsimScheduler::begin(const SimulationBegins& begins, const std::string& where) {
+  const int machines = begins.nb_compute_resources;
+  if (machines <= 0) fail(where, "field 'nb_compute_resources' must be > 0");
+  apply_sched_config(begins.sched_config, where);
+
+  // Allocations are Batsim resource ids: the table comes from the ids Batsim gives, never from
+  // the order of the names (notes §3.1, resource-id ordering caveat).
+  machine_names_.assign(static_cast<std::size_t>(machines), "");
+  MachineSet unavailable;
+  if (!begins.compute_resources.empty()) {
+    if (static_cast<int>(begins.compute_resources.size()) != machines) {
+      fail(where, "field 'compute_resources' lists " +
+                      std::to_string(begins.compute_resources.size()) +
+                      " machines but 'nb_compute_resources' is " + std::to_string(machines));
+    }
+    std::vector<bool> seen(static_cast<std::size_t>(machines), false);
+    for (const ComputeResource& resource : begins.compute_resources) {
+      if (resource.id < 0 || resource.id >= machines || seen[static_cast<std::size_t>(resource.id)]) {
+        fail(where, "field 'compute_resources': id " + std::to_string(resource.id) +
+                        " is out of range or repeated (ids must be 0.." +
+                        std::to_string(machines - 1) + ")");
+      }
+      seen[static_cast<std::size_t>(resource.id)] = true;
+      machine_names_[static_cast<std::size_t>(resource.id)] = resource.name;
+      if (resource.state == "unavailable") unavailable += machine_range(resource.id, resource.id);
+    }
+  }
+  scheduler_ = std::make_unique<Scheduler>(machines, make_policy(policy_), options_);
+  if (!unavailable.empty()) scheduler_->mark_unavailable(unavailable);
+  log_.info("simulation begins: " + std::to_string(machines) + " machines, policy " + policy_ +
+            ", order " + to_string(options_.order) + ", allocation " +
+            to_string(options_.allocation));
+}
+
+void BatsimScheduler::apply_sched_config(const std::string& text, const std::string& where) {
+  if (text.empty()) return;
+  const std::string field = "field 'config.sched-config'";
+  rapidjson::Document config;
+  config.Parse(text.c_str(), text.size());
+  if (config.HasParseError() || !config.IsObject()) {
+    fail(where, field + " must be a JSON object of batfill options, got '" + text + "'");
+  }
+  for (const auto& member : config.GetObject()) {
+    const std::string key = member.name.GetString();
+    if (key != "backfill" && key != "order" && key != "alloc") {
+      log_.warning(field + ": unknown key '" + key + "' ignored (batfill reads backfill, order, alloc)");
+      continue;
+    }
+    if (!member.value.IsString()) fail(where, field + ": '" + key + "' must be a string");
+    const std::string value = member.value.GetString();
+    try {
+      if (key == "backfill") {
+        make_policy(value);
+        policy_ = value;
+      } else if (key == "order") {
+        options_.order = parse_queue_order(value);
+      } else {
+        options_.allocation = parse_allocation_rule(value);
+      }
+    } catch (const std::invalid_argument& e) {
+      fail(where, field + ": " + e.what());
+    }
+    log_.info("sched-config sets " + key + " = " + value);
+  }
+}
+
+void BatsimScheduler::complete(const JobCompleted& completed, const std::string& where) {
+  const auto it = jobs_.find(completed.job_id);
+  const std::string job = "job '" + completed.job_id + "'";
+  if (it == jobs_.end()) fail(where, "field 'job_id': " + job + " was never submitted");
+  switch (it->second.state) {
+    case JobState::kWaiting:
+      fail(where, "field 'job_id': " + job + " completed but was never started");
+    case JobState::kRejected:
+      fail(where, "field 'job_id': " + job + " completed but was rejected");
+    case JobState::kCompleted:
+      fail(where, "field 'job_id': " + job + " completed twice");
+    case JobState::kRunning:
+      break;
+  }
+  if (!completed.alloc.empty() && completed.alloc != scheduler_->machines_of(completed.job_id)) {
+    log_.warning(where + ": " + job + " ran on '" + to_string(completed.alloc) +
+                 "' by Batsim's account but was given '" +
+                 to_string(scheduler_->machines_of(completed.job_id)) + "'");
+  }
+  // Walltime reached, killed and failed jobs free their machines exactly like finished ones.
+  if (completed.job_state != "COMPLETED_SUCCESSFULLY") {
+    log_.debug(where + ": " + job + " ended " + completed.job_state);
+  }
+  scheduler_->complete(completed.job_id);
+  it->second.state = JobState::kCompleted;
+}
+
+void BatsimScheduler::submit(std::vector<std::pair<std::string, const SubmittedJob*>>& submissions,
+                             Time now) {
+  for (std::size_t i = 0; i < submissions.size(); ++i) {
+    const auto& [where, job] = submissions[i];
+    bool twice = jobs_.count(job->id) != 0;
+    for (std::size_t j = 0; j < i; ++j) twice = twice || submissions[j].second->id == job->id;
+    if (twice) fail(where, "field 'job_id': job '" + job->id + "' submitted twice");
+  }
+  // Jobs of one instant are queued by id, never by message order (notes §1).
+  std::sort(submissions.begin(), submissions.end(), [](const auto& a, const auto& b) {
+    return job_id_less(a.second->id, b.second->id);
+  });
+  for (const auto& [where, submitted] : submissions) {
+    jobs_[submitted->id] = TrackedJob{*submitted, JobState::kWaiting};
+    Job job;
+    job.id = submitted->id;
+    job.submit_time = now;  // the instant, which is the core's FCFS key
+    job.nodes = submitted->res;
+    job.time_limit = submitted->walltime.value_or(kNoTimeLimit);
+    scheduler_->submit(job);
+  }
+}
+
+void BatsimScheduler::notify(const BatsimNotify& notification, const std::string& where) {
+  const bool unavailable = notification.type == "event_machine_unavailable";
+  if (unavailable || notification.type == "event_machine_available") {
+    const MachineSet all = machine_range(0, scheduler_->machine_count() - 1);
+    if (!boost::icl::contains(all, notification.resources)) {
+      fail(where, "field 'resources': '" + to_string(notification.resources) +
+                      "' names machines beyond the " +
+                      std::to_string(scheduler_->machine_count()) + " compute machines");
+    }
+    if (unavailable) {
+      scheduler_->mark_unavailable(notification.resources);
+    } else {
+      scheduler_->mark_available(notification.resources);
+    }
+    log_.info(where + ": machines " + to_string(notification.resources) +
+              (unavailable ? " unavailable" : " available"));
+  } else if (notification.type == "no_more_external_event_to_occur") {
+    no_more_external_events_ = true;
+  } else if (notification.type == "no_more_static_job_to_submit") {
+    log_.debug(where + ": no more static jobs");
+  } else {
+    // User events are forwarded only with --forward-unknown-events and mean nothing to batfill.
+    log_.warning(where + ": unknown NOTIFY type '" + notification.type + "' ignored");
+  }
+}
+
+// batfill never asks for a wake-up: with its policies decisions only change at events. So a
+// queue that waits while nothing runs is only safe if some machines are unavailable and an
+// external event may still bring them back; otherwise Batsim would deadlock (notes §6.3).
+void BatsimScheduler::check_liveness() const {
+  if (scheduler_->waiting_count() == 0 || scheduler_->running_count() != 0) return;
+  const std::string waiting = std::to_string(scheduler_->waiting_count()) + " jobs wait";
+  if (scheduler_->free_nodes() == scheduler_->machine_count()) {
+    throw std::logic_error(waiting + " on an idle machine and policy '" + policy_ +
+                           "' starts none: Batsim would deadlock");
+  }
+  if (no_more_external_events_) {
+    throw ProtocolError(waiting + " for unavailable machines, nothing runs and no external "
+                        "event will make machines available again: Batsim would deadlock");
+  }
+  log_.debug(waiting + " for unavailable machines to come back");
+}
+
+}  // namespace batfill::protocol

@@ -1,0 +1,416 @@
+// The Batsim adapter: requests of a real Batsim 4.2.1 run, hand-made instants whose expected
+// starts are derived from the spec's rules (../shared/notes/scheduling-semantics.md §1–§2, §5),
+// and the rules a reply must obey for Batsim not to abort (batsim-protocol.md §4, §6.4).
+
+#include "batfill/protocol/scheduler_session.hpp"
+
+#include <gtest/gtest.h>
+#include <rapidjson/document.h>
+
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "capture.hpp"
+
+namespace batfill::protocol {
+namespace {
+
+using testing::captured_run;
+
+Message request(Time now, std::vector<EventData> events) {
+  Message message;
+  message.now = now;
+  for (EventData& data : events) message.events.push_back(Event{now, std::move(data)});
+  return message;
+}
+
+SimulationBegins platform(int machines, std::string sched_config = "") {
+  SimulationBegins begins;
+  begins.nb_compute_resources = machines;
+  for (int id = 0; id < machines; ++id) {
+    begins.compute_resources.push_back({id, "node" + std::to_string(id), "idle", {}});
+  }
+  begins.sched_config = std::move(sched_config);
+  return begins;
+}
+
+JobSubmitted submission(const std::string& id, int res, std::optional<int> walltime_s = 100) {
+  SubmittedJob job;
+  job.id = id;
+  job.res = res;
+  job.profile = "p";
+  if (walltime_s) job.walltime = from_seconds(*walltime_s);
+  return JobSubmitted{job, ""};
+}
+
+JobCompleted completion(const std::string& id, const std::string& alloc,
+                        const std::string& state = "COMPLETED_SUCCESSFULLY") {
+  return JobCompleted{id, state, 0, parse_machine_set(alloc)};
+}
+
+// What Batsim checks in a reply, and what the spec requires of every decision: replies echo
+// `now`, decisions are stamped with it, REJECT_JOB has exactly job_id, EXECUTE_JOB exactly
+// job_id and a canonical alloc of res machines that are neither running a job nor unavailable.
+class BatsimRules {
+ public:
+  explicit BatsimRules(int machines) : machines_(machines) {}
+
+  // Checks `reply` to `request` and returns its decisions as job id -> alloc ("" = rejected).
+  std::map<std::string, std::string> check(const Message& request, const Message& reply) {
+    for (const Event& event : request.events) {
+      if (const auto* s = std::get_if<JobSubmitted>(&event.data)) res_[s->job.id] = s->job.res;
+      if (const auto* c = std::get_if<JobCompleted>(&event.data)) busy_ -= running_.at(c->job_id), running_.erase(c->job_id);
+      if (const auto* n = std::get_if<BatsimNotify>(&event.data)) {
+        if (n->type == "event_machine_unavailable") unavailable_ += n->resources;
+        if (n->type == "event_machine_available") unavailable_ -= n->resources;
+      }
+    }
+    EXPECT_EQ(reply.now, request.now);
+    rapidjson::Document written;
+    written.Parse(write_message(reply).c_str());
+    std::map<std::string, std::string> decisions;
+    bool executed = false;
+    for (const auto& event : written["events"].GetArray()) {
+      EXPECT_EQ(from_fractional_seconds(event["timestamp"].GetDouble()), request.now);
+      const std::string type = event["type"].GetString();
+      const auto& data = event["data"];
+      const std::string id = data["job_id"].GetString();
+      EXPECT_TRUE(decided_.insert(id).second) << id << " decided twice";
+      if (type == "REJECT_JOB") {
+        EXPECT_EQ(data.MemberCount(), 1u);
+        EXPECT_FALSE(executed) << "rejections come before starts";
+        decisions[id] = "";
+        continue;
+      }
+      if (type != "EXECUTE_JOB") continue;
+      executed = true;
+      EXPECT_EQ(data.MemberCount(), 2u);
+      const std::string alloc = data["alloc"].GetString();
+      const MachineSet machines = parse_machine_set(alloc);
+      EXPECT_EQ(to_string(machines), alloc) << "not canonical";
+      EXPECT_EQ(machine_count(machines), res_.at(id)) << id;
+      EXPECT_TRUE(boost::icl::contains(machine_range(0, machines_ - 1), machines)) << alloc;
+      EXPECT_TRUE(boost::icl::disjoint(machines, busy_)) << id << " on busy machines " << alloc;
+      EXPECT_TRUE(boost::icl::disjoint(machines, unavailable_)) << id << " on unavailable " << alloc;
+      busy_ += machines;
+      running_[id] = machines;
+      decisions[id] = alloc;
+    }
+    return decisions;
+  }
+
+ private:
+  int machines_;
+  std::map<std::string, int> res_;
+  std::map<std::string, MachineSet> running_;
+  MachineSet busy_;
+  MachineSet unavailable_;
+  std::set<std::string> decided_;
+};
+
+// A scheduler and its rules checker, logging into a string.
+struct Session {
+  explicit Session(int machines, const std::string& policy = "easy", std::string sched_config = "")
+      : scheduler(policy, {}, Log(Verbosity::kQuiet, log)), rules(machines) {
+    EXPECT_TRUE(send(0, {platform(machines, std::move(sched_config))}).empty());
+  }
+  std::map<std::string, std::string> send(Time now, std::vector<EventData> events) {
+    const Message message = request(now, std::move(events));
+    return rules.check(message, scheduler.exchange(message));
+  }
+  std::map<std::string, std::string> send_at(int seconds, std::vector<EventData> events) {
+    return send(from_seconds(seconds), std::move(events));
+  }
+
+  std::ostringstream log;
+  BatsimScheduler scheduler;
+  BatsimRules rules;
+};
+
+using Decisions = std::map<std::string, std::string>;
+
+std::string error_of(Session& session, Time now, std::vector<EventData> events) {
+  try {
+    session.send(now, std::move(events));
+  } catch (const ProtocolError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+// ---- Real Batsim runs ------------------------------------------------------------------------
+
+// Replays the requests of a captured run and compares each reply with batsched's (easy_bf with
+// lowest-id allocation decides the same as the spec's EASY on these one-node jobs).
+void replay_capture(const std::string& run, BatsimScheduler& scheduler, BatsimRules& rules,
+                    int last_exchange) {
+  const auto lines = captured_run(run);
+  for (std::size_t i = 0; i + 1 < lines.size(); ++i) {
+    if (!lines[i].from_batsim || lines[i].exchange > last_exchange) continue;
+    ASSERT_FALSE(lines[i + 1].from_batsim);
+    const Message message = parse_message(lines[i].json);
+    const Message reply = scheduler.exchange(message);
+    rules.check(message, reply);
+    const Message expected = parse_message(lines[i + 1].json);
+    ASSERT_EQ(reply.events.size(), expected.events.size()) << run << " exchange " << lines[i].exchange;
+    for (std::size_t e = 0; e < reply.events.size(); ++e) {
+      EXPECT_EQ(event_type_name(reply.events[e].data), event_type_name(expected.events[e].data));
+      const auto& got = std::get<ExecuteJob>(reply.events[e].data);
+      const auto& want = std::get<ExecuteJob>(expected.events[e].data);
+      EXPECT_EQ(got.job_id, want.job_id);
+      EXPECT_EQ(to_string(got.alloc), to_string(want.alloc));
+    }
+  }
+}
+
+TEST(BatsimScheduler, AnswersTheCapturedOneJobRunLikeBatsched) {
+  std::ostringstream log;
+  BatsimScheduler scheduler("easy", {}, Log(Verbosity::kQuiet, log));
+  BatsimRules rules(4);
+  replay_capture("onejob_fwdprof", scheduler, rules, 4);
+  EXPECT_TRUE(scheduler.finished());
+  EXPECT_EQ(scheduler.machine_names().at(3), "Jupiter");
+  // --sched-cfg '{"foo":1}' is not a batfill option: warned about, not fatal.
+  EXPECT_NE(log.str().find("unknown key 'foo'"), std::string::npos) << log.str();
+  // Batsim 4 forgot w0!1 after its completion; batfill still knows what was submitted.
+  ASSERT_NE(scheduler.submitted_job("w0!1"), nullptr);
+  EXPECT_EQ(scheduler.submitted_job("w0!1")->walltime, from_seconds(100));
+}
+
+TEST(BatsimScheduler, AnswersTheCapturedEasySmallRunLikeBatsched) {
+  std::ostringstream log;
+  BatsimScheduler scheduler("easy", {}, Log(Verbosity::kQuiet, log));
+  BatsimRules rules(4);
+  // Exchanges 0-5 are contiguous in the capture: w0!0..w0!3 start at once on machines 0..3
+  // ("w0!0 at 0.000045 gets alloc 0"), w0!0 then completes with nothing waiting.
+  replay_capture("easy_small", scheduler, rules, 5);
+  EXPECT_EQ(scheduler.scheduler()->running_count(), 3u);
+  EXPECT_EQ(to_string(scheduler.scheduler()->machines_of("w0!3")), "3");
+  // The capture skips exchanges 6-16, so w0!9 completing in exchange 21 was never submitted here.
+  const auto lines = captured_run("easy_small");
+  try {
+    scheduler.exchange(parse_message(lines.at(14).json));
+    ADD_FAILURE() << "completion of an unknown job accepted";
+  } catch (const ProtocolError& e) {
+    EXPECT_STREQ(e.what(), "event 0 (JOB_COMPLETED): field 'job_id': job 'w0!9' was never submitted");
+  }
+}
+
+// ---- One request = one instant (notes §1) -----------------------------------------------------
+
+TEST(BatsimScheduler, QueuesJobsOfOneInstantByIdNotMessageOrder) {
+  Session session(1);
+  // Message order 10, 11, 9; a job-id order would start w0!9 first, then w0!10 (not w0!11).
+  EXPECT_EQ(session.send_at(0, {submission("w0!10", 1), submission("w0!11", 1), submission("w0!9", 1)}),
+            (Decisions{{"w0!9", "0"}}));
+  EXPECT_EQ(session.send_at(100, {completion("w0!9", "0")}), (Decisions{{"w0!10", "0"}}));
+  EXPECT_EQ(session.send_at(200, {completion("w0!10", "0")}), (Decisions{{"w0!11", "0"}}));
+}
+
+TEST(BatsimScheduler, AppliesCompletionsBeforeSubmissionsOfTheSameMessage) {
+  Session session(4);
+  EXPECT_EQ(session.send_at(0, {submission("w0!0", 4)}), (Decisions{{"w0!0", "0-3"}}));
+  // The submission comes first in the message, yet w0!0's machines are free for w0!1 at 50.
+  EXPECT_EQ(session.send_at(50, {submission("w0!1", 4), completion("w0!0", "0-3")}),
+            (Decisions{{"w0!1", "0-3"}}));
+}
+
+// scheduling-semantics.md §5 "batching": 10 nodes, (submit, nodes, limit) = (0,3,100) (0,3,100)
+// (0,3,300) (1,7,100) (2,4,100); expected starts 0 0 0 100 200. At 100 the two completions free
+// 6 nodes together, so the 7-node head starts; handled one by one it would not.
+TEST(BatsimScheduler, BatchingCaseOfTheSemanticsNotes) {
+  Session session(10);
+  EXPECT_EQ(session.send_at(0, {submission("j0", 3), submission("j1", 3), submission("j2", 3, 300)}),
+            (Decisions{{"j0", "0-2"}, {"j1", "3-5"}, {"j2", "6-8"}}));
+  EXPECT_TRUE(session.send_at(1, {submission("j3", 7)}).empty());
+  // j4 (4 nodes) does not fit in the one free node: no backfill.
+  EXPECT_TRUE(session.send_at(2, {submission("j4", 4)}).empty());
+  EXPECT_EQ(session.send_at(100, {completion("j0", "0-2"), completion("j1", "3-5")}),
+            (Decisions{{"j3", "0-5 9"}}));
+  EXPECT_EQ(session.send_at(200, {completion("j3", "0-5 9")}), (Decisions{{"j4", "0-3"}}));
+}
+
+TEST(BatsimScheduler, StampsEveryDecisionWithTheRequestNow) {
+  Session session(2);
+  const Message reply = session.scheduler.exchange(
+      request(3'000'045, {submission("w0!1", 1), submission("w0!2", 3)}));
+  ASSERT_EQ(reply.events.size(), 2u);
+  EXPECT_EQ(reply.now, 3'000'045);
+  EXPECT_TRUE(std::holds_alternative<RejectJob>(reply.events[0].data));
+  EXPECT_TRUE(std::holds_alternative<ExecuteJob>(reply.events[1].data));
+  for (const Event& event : reply.events) EXPECT_EQ(event.timestamp, 3'000'045);
+}
+
+// ---- Rejections (notes §1; batsim-protocol.md §6.3) ------------------------------------------
+
+TEST(BatsimScheduler, RejectsJobsThatCanNeverRun) {
+  Session session(4);
+  EXPECT_EQ(session.send_at(0, {submission("w0!4", 1, 10), submission("w0!1", 5),
+                                submission("w0!2", 0), submission("w0!3", 1, std::nullopt)}),
+            (Decisions{{"w0!1", ""}, {"w0!2", ""}, {"w0!3", ""}, {"w0!4", "0"}}));
+}
+
+TEST(BatsimScheduler, PlainFcfsRunsJobsWithoutWalltime) {
+  Session session(4, "none");
+  EXPECT_EQ(session.send_at(0, {submission("w0!3", 1, std::nullopt)}), (Decisions{{"w0!3", "0"}}));
+}
+
+// ---- Other Batsim events ---------------------------------------------------------------------
+
+TEST(BatsimScheduler, EveryCompletionStateFreesTheMachines) {
+  Session session(1);
+  EXPECT_EQ(session.send_at(0, {submission("a", 1), submission("b", 1), submission("c", 1)}),
+            (Decisions{{"a", "0"}}));
+  EXPECT_EQ(session.send_at(100, {completion("a", "0", "COMPLETED_WALLTIME_REACHED")}),
+            (Decisions{{"b", "0"}}));
+  // A kill: JOB_COMPLETED first, then the JOB_KILLED acknowledgment (notes §3.3).
+  EXPECT_EQ(session.send_at(150, {completion("b", "0", "COMPLETED_KILLED"), JobKilled{{"b"}}}),
+            (Decisions{{"c", "0"}}));
+}
+
+TEST(BatsimScheduler, MachinesFollowAvailabilityEvents) {
+  Session session(2);
+  EXPECT_TRUE(session.send_at(0, {BatsimNotify{"event_machine_unavailable", parse_machine_set("0")}}).empty());
+  EXPECT_EQ(session.send_at(1, {submission("a", 1)}), (Decisions{{"a", "1"}}));
+  // Machine 1 becomes unavailable while busy: once a ends, b has nowhere to go, which is fine
+  // while an availability event can still come.
+  EXPECT_TRUE(session.send_at(2, {BatsimNotify{"event_machine_unavailable", parse_machine_set("1")}}).empty());
+  EXPECT_TRUE(session.send_at(101, {completion("a", "1"), submission("b", 1)}).empty());
+  EXPECT_EQ(session.send_at(200, {BatsimNotify{"event_machine_available", parse_machine_set("0")}}),
+            (Decisions{{"b", "0"}}));
+}
+
+TEST(BatsimScheduler, RefusesToDeadlockWhenMachinesCanNeverComeBack) {
+  Session session(1);
+  EXPECT_TRUE(session.send_at(0, {BatsimNotify{"event_machine_unavailable", parse_machine_set("0")},
+                                  submission("a", 1)}).empty());
+  EXPECT_NE(error_of(session, from_seconds(5), {BatsimNotify{"no_more_external_event_to_occur", {}}})
+                .find("Batsim would deadlock"),
+            std::string::npos);
+}
+
+TEST(BatsimScheduler, AnswersWaitingTimeQueries) {
+  Session session(4);
+  session.send_at(0, {submission("a", 4)});
+  SubmittedJob two = submission("q2", 2).job;
+  SubmittedJob five = submission("q5", 5).job;
+  const Message reply = session.scheduler.exchange(
+      request(from_seconds(10), {EstimateWaitingTimeQuery{two}, EstimateWaitingTimeQuery{five}}));
+  ASSERT_EQ(reply.events.size(), 2u);
+  const auto& answer = std::get<EstimateWaitingTimeAnswer>(reply.events[0].data);
+  EXPECT_EQ(answer.job_id, "q2");
+  EXPECT_EQ(answer.estimated_waiting_time, from_seconds(90));  // a ends at 0 + 100
+  EXPECT_EQ(std::get<EstimateWaitingTimeAnswer>(reply.events[1].data).estimated_waiting_time,
+            from_seconds(-1));  // more nodes than the machine has
+}
+
+TEST(BatsimScheduler, LogsAndIgnoresWhatItDoesNotUse) {
+  Session session(2);
+  EXPECT_TRUE(session.send_at(1, {BatsimNotify{"my_custom_event", {}}, RequestedCall{},
+                                  ResourceStateChanged{parse_machine_set("0"), "1"},
+                                  BatsimAnswer{R"({"consumed_energy":3.5})"},
+                                  BatsimNotify{"no_more_static_job_to_submit", {}}}).empty());
+  EXPECT_NE(session.log.str().find("unknown NOTIFY type 'my_custom_event' ignored"), std::string::npos);
+  EXPECT_NE(session.log.str().find("event 2 (RESOURCE_STATE_CHANGED): not expected"), std::string::npos);
+  EXPECT_NE(session.log.str().find("event 3 (ANSWER): not expected"), std::string::npos);
+}
+
+TEST(BatsimScheduler, EndsWithAnEmptyReply) {
+  Session session(2);
+  session.send_at(0, {submission("a", 1)});
+  session.send_at(10, {completion("a", "0")});
+  const Message reply = session.scheduler.exchange(request(from_seconds(10), {SimulationEnds{}}));
+  EXPECT_TRUE(reply.events.empty());
+  EXPECT_EQ(reply.now, from_seconds(10));
+  EXPECT_TRUE(session.scheduler.finished());
+  EXPECT_THROW(session.scheduler.exchange(request(from_seconds(11), {RequestedCall{}})), ProtocolError);
+}
+
+// ---- Settings --------------------------------------------------------------------------------
+
+TEST(BatsimScheduler, SchedConfigOverridesTheConstructorSettings) {
+  Session session(4, "easy", R"({"backfill":"none","alloc":"contiguous","order":"fcfs"})");
+  EXPECT_EQ(session.scheduler.policy(), "none");
+  EXPECT_EQ(session.scheduler.options().allocation, AllocationRule::kContiguous);
+  EXPECT_EQ(session.send_at(1, {submission("w0!1", 1, std::nullopt)}), (Decisions{{"w0!1", "0"}}));
+}
+
+TEST(BatsimScheduler, BuildsTheMachineTableFromResourceIds) {
+  std::ostringstream log;
+  BatsimScheduler scheduler("easy", {}, Log(Verbosity::kQuiet, log));
+  SimulationBegins begins = platform(3);
+  begins.compute_resources = {{2, "a10", "idle", {}}, {0, "a0", "idle", {}}, {1, "a1", "idle", {}}};
+  scheduler.exchange(request(0, {begins}));
+  EXPECT_EQ(scheduler.machine_names(), (std::vector<std::string>{"a0", "a1", "a10"}));
+}
+
+TEST(BatsimScheduler, UnknownPolicyFailsAtConstruction) {
+  EXPECT_THROW(BatsimScheduler("bogus"), std::invalid_argument);
+}
+
+// ---- Errors name the event and the field ------------------------------------------------------
+
+std::string begin_error(SimulationBegins begins) {
+  std::ostringstream log;
+  BatsimScheduler scheduler("easy", {}, Log(Verbosity::kQuiet, log));
+  try {
+    scheduler.exchange(request(0, {begins}));
+  } catch (const ProtocolError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(BatsimScheduler, RejectsBadSimulationBegins) {
+  EXPECT_NE(begin_error(platform(2, R"({"backfill":"bogus"})"))
+                .find("event 0 (SIMULATION_BEGINS): field 'config.sched-config': unknown backfilling policy 'bogus'"),
+            std::string::npos);
+  EXPECT_NE(begin_error(platform(2, "fast please")).find("must be a JSON object of batfill options"),
+            std::string::npos);
+  SimulationBegins repeated = platform(2);
+  repeated.compute_resources[1].id = 0;
+  EXPECT_NE(begin_error(repeated).find("field 'compute_resources': id 0 is out of range or repeated"),
+            std::string::npos);
+  EXPECT_NE(begin_error(platform(0)).find("'nb_compute_resources' must be > 0"), std::string::npos);
+}
+
+TEST(BatsimScheduler, EventBeforeSimulationBegins) {
+  std::ostringstream log;
+  BatsimScheduler scheduler("easy", {}, Log(Verbosity::kQuiet, log));
+  try {
+    scheduler.exchange(request(0, {submission("w0!1", 1)}));
+    ADD_FAILURE();
+  } catch (const ProtocolError& e) {
+    EXPECT_STREQ(e.what(), "event 0 (JOB_SUBMITTED): received before SIMULATION_BEGINS");
+  }
+}
+
+TEST(BatsimScheduler, InconsistentCompletionsAndSubmissions) {
+  Session session(1);
+  session.send_at(0, {submission("w0!1", 1), submission("w0!2", 1), submission("w0!3", 5)});
+  EXPECT_EQ(error_of(session, 1, {completion("w0!7", "0")}),
+            "event 0 (JOB_COMPLETED): field 'job_id': job 'w0!7' was never submitted");
+  EXPECT_EQ(error_of(session, 1, {completion("w0!2", "0")}),
+            "event 0 (JOB_COMPLETED): field 'job_id': job 'w0!2' completed but was never started");
+  EXPECT_EQ(error_of(session, 1, {completion("w0!3", "0")}),
+            "event 0 (JOB_COMPLETED): field 'job_id': job 'w0!3' completed but was rejected");
+  EXPECT_EQ(error_of(session, 1, {submission("w0!1", 1)}),
+            "event 0 (JOB_SUBMITTED): field 'job_id': job 'w0!1' submitted twice");
+  EXPECT_EQ(error_of(session, 1, {submission("w0!8", 1), RequestedCall{}, submission("w0!8", 1)}),
+            "event 2 (JOB_SUBMITTED): field 'job_id': job 'w0!8' submitted twice");
+  EXPECT_EQ(error_of(session, 1, {BatsimNotify{"event_machine_unavailable", parse_machine_set("0-1")}}),
+            "event 0 (NOTIFY): field 'resources': '0-1' names machines beyond the 1 compute machines");
+  EXPECT_EQ(error_of(session, 1, {platform(1)}), "event 0 (SIMULATION_BEGINS): the simulation has already begun");
+}
+
+TEST(BatsimScheduler, CompletionTwiceIsAnError) {
+  Session session(1);
+  session.send_at(0, {submission("w0!1", 1)});
+  session.send_at(5, {completion("w0!1", "0")});
+  EXPECT_EQ(error_of(session, from_seconds(6), {completion("w0!1", "0")}),
+            "event 0 (JOB_COMPLETED): field 'job_id': job 'w0!1' completed twice");
+}
+
+}  // namespace
+}  // namespace batfill::protocol
