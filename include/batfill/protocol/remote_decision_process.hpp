@@ -1,0 +1,42 @@
+#pragma once
+// An external scheduler (batsched, pybatsim, `batfill serve`, ...) seen from the embedded
+// simulator: the simulator plays Batsim's part, so this side owns the REQ socket and connects
+// (../shared/notes/batsim-protocol.md §1).
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "batfill/protocol/messages.hpp"
+
+namespace zmq {
+class context_t;
+class socket_t;
+}  // namespace zmq
+
+namespace batfill::protocol {
+
+class RemoteDecisionProcess : public DecisionProcess {
+ public:
+  // Connects to `endpoint` (e.g. "tcp://127.0.0.1:28000"); ZeroMQ connects in the background,
+  // so the scheduler may start later. Throws std::runtime_error for an invalid endpoint.
+  explicit RemoteDecisionProcess(std::string endpoint,
+                                 std::chrono::milliseconds timeout = std::chrono::hours(1));
+  ~RemoteDecisionProcess() override;
+
+  // write_message -> send -> wait at most `timeout` for the reply -> parse_message.
+  // Throws std::runtime_error naming the endpoint on timeout (the socket is then unusable) and
+  // ProtocolError for a reply that cannot be parsed.
+  Message exchange(const Message& request) override;
+
+  const std::string& endpoint() const { return endpoint_; }
+
+ private:
+  std::string endpoint_;
+  std::chrono::milliseconds timeout_;
+  std::unique_ptr<zmq::context_t> context_;
+  std::unique_ptr<zmq::socket_t> socket_;
+  bool broken_ = false;  // a request went unanswered: REQ allows no second send
+};
+
+}  // namespace batfill::protocol

@@ -1,0 +1,39 @@
+#pragma once
+// `batfill serve`: batfill as an external Batsim scheduler over ZeroMQ.
+//
+// Batsim owns a REQ socket and connects; the scheduler binds a REP socket and must answer every
+// request with exactly one reply, the last one being the (empty) reply to SIMULATION_ENDS
+// (../shared/notes/batsim-protocol.md §1, §6.2). Batsim has no timeout of its own, and ZeroMQ
+// does not report a dead peer, so serve waits at most `timeout` for each request.
+
+#include <chrono>
+#include <iostream>
+#include <string>
+
+#include "batfill/core/scheduler.hpp"
+#include "batfill/protocol/log.hpp"
+
+namespace batfill::protocol {
+
+struct ServeOptions {
+  std::string endpoint = "tcp://*:28000";  // Batsim's and batsched's default port
+  // Longest wait for the next request. Generous: Batsim may spend a long time simulating
+  // between two requests.
+  std::chrono::milliseconds timeout = std::chrono::hours(1);
+  std::string policy = "easy";
+  SchedulerOptions scheduler;
+  Verbosity verbosity = Verbosity::kInfo;
+};
+
+// Exit statuses of serve().
+constexpr int kServeDone = 0;           // SIMULATION_ENDS answered
+constexpr int kServeProtocolError = 1;  // a request batfill cannot apply (message printed)
+constexpr int kServeTimeout = 2;        // no request within options.timeout
+constexpr int kServeSocketError = 3;    // cannot bind, send or receive
+
+// Runs one simulation to its end. Never throws: every failure is one line on `errors`
+// ("batfill serve: message #K: <what>", with the offending message truncated) and a non-zero
+// status. Log lines (options.verbosity) go to `errors` too.
+int serve(const ServeOptions& options, std::ostream& errors = std::cerr);
+
+}  // namespace batfill::protocol

@@ -1,0 +1,194 @@
+// `batfill serve` and RemoteDecisionProcess over real ZeroMQ sockets, on loopback only
+// (tcp://127.0.0.1 and ipc:// in a temporary directory). Every wait is bounded.
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <chrono>
+#include <filesystem>
+#include <future>
+#include <sstream>
+#include <zmq.hpp>
+
+#include "batfill/protocol/codec.hpp"
+#include "batfill/protocol/remote_decision_process.hpp"
+#include "batfill/protocol/serve.hpp"
+
+namespace batfill::protocol {
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr auto kBound = 10s;  // generous bound on every wait; tests finish in milliseconds
+
+// An ipc:// endpoint in a private temporary directory, removed afterwards.
+struct IpcEndpoint {
+  explicit IpcEndpoint(const std::string& name) {
+    std::string path = (std::filesystem::temp_directory_path() / "batfill-zmq-XXXXXX").string();
+    if (mkdtemp(path.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+    dir = path;
+    endpoint = "ipc://" + path + "/" + name;
+  }
+  ~IpcEndpoint() {
+    std::error_code ignored;
+    std::filesystem::remove_all(dir, ignored);
+  }
+  std::filesystem::path dir;
+  std::string endpoint;
+};
+
+// A free loopback port: bind to an ephemeral one, note it, release it.
+std::string tcp_loopback_endpoint() {
+  zmq::context_t context;
+  zmq::socket_t probe(context, zmq::socket_type::rep);
+  probe.set(zmq::sockopt::linger, 0);
+  probe.bind("tcp://127.0.0.1:*");
+  return probe.get(zmq::sockopt::last_endpoint);
+}
+
+// serve() on a thread; its status and what it printed.
+struct ServeThread {
+  explicit ServeThread(ServeOptions options) {
+    options.verbosity = Verbosity::kQuiet;
+    status = std::async(std::launch::async, [this, options] { return serve(options, errors); });
+  }
+  int wait() {
+    if (status.wait_for(kBound) != std::future_status::ready) {
+      ADD_FAILURE() << "serve did not return";
+      std::abort();  // a detached serve() would outlive the test's objects
+    }
+    return status.get();
+  }
+  std::ostringstream errors;
+  std::future<int> status;
+};
+
+Message request(Time now, std::vector<EventData> events) {
+  Message message;
+  message.now = now;
+  for (EventData& data : events) message.events.push_back(Event{now, std::move(data)});
+  return message;
+}
+
+JobSubmitted submission(const std::string& id, int res, int walltime_s) {
+  SubmittedJob job;
+  job.id = id;
+  job.res = res;
+  job.profile = "p";
+  job.walltime = from_seconds(walltime_s);
+  return JobSubmitted{job, ""};
+}
+
+std::string decisions(const Message& reply) {
+  std::string text;
+  for (const Event& event : reply.events) {
+    text += event_type_name(event.data) + " ";
+    if (const auto* execute = std::get_if<ExecuteJob>(&event.data)) {
+      text += execute->job_id + " " + to_string(execute->alloc) + "; ";
+    } else if (const auto* reject = std::get_if<RejectJob>(&event.data)) {
+      text += reject->job_id + "; ";
+    }
+  }
+  return text;
+}
+
+// A whole simulation through serve, as Batsim would drive it. Expected starts by the spec's
+// EASY (scheduling-semantics.md §2) on 4 machines: at 1, a (2 nodes) starts; b (4 nodes) is
+// blocked until a's planned end 101; c (2 nodes, limit 50) ends at 51 < 101 and fits: backfilled.
+TEST(Zmq, ServeRunsAScriptedSimulationOverLoopbackTcp) {
+  ServeOptions options;
+  options.endpoint = tcp_loopback_endpoint();
+  options.timeout = kBound;
+  options.policy = "easy";
+  ServeThread server(options);
+
+  RemoteDecisionProcess batsim(options.endpoint, kBound);
+  SimulationBegins begins;
+  begins.nb_compute_resources = 4;
+  for (int id = 0; id < 4; ++id) begins.compute_resources.push_back({id, "n" + std::to_string(id), "idle", {}});
+  EXPECT_EQ(decisions(batsim.exchange(request(0, {begins}))), "");
+
+  const Message started = batsim.exchange(request(
+      from_seconds(1), {submission("w0!a", 2, 100), submission("w0!b", 4, 100), submission("w0!c", 2, 50)}));
+  EXPECT_EQ(started.now, from_seconds(1));
+  EXPECT_EQ(decisions(started), "EXECUTE_JOB w0!a 0-1; EXECUTE_JOB w0!c 2-3; ");
+
+  EXPECT_EQ(decisions(batsim.exchange(request(
+                from_seconds(41), {JobCompleted{"w0!c", "COMPLETED_SUCCESSFULLY", 0, parse_machine_set("2-3")}}))),
+            "");
+  EXPECT_EQ(decisions(batsim.exchange(request(
+                from_seconds(60), {JobCompleted{"w0!a", "COMPLETED_SUCCESSFULLY", 0, parse_machine_set("0-1")}}))),
+            "EXECUTE_JOB w0!b 0-3; ");
+  EXPECT_EQ(decisions(batsim.exchange(request(
+                from_seconds(90), {JobCompleted{"w0!b", "COMPLETED_SUCCESSFULLY", 0, parse_machine_set("0-3")}}))),
+            "");
+  const Message end = batsim.exchange(request(from_seconds(90), {SimulationEnds{}}));
+  EXPECT_TRUE(end.events.empty());
+  EXPECT_EQ(end.now, from_seconds(90));
+  EXPECT_EQ(server.wait(), kServeDone) << server.errors.str();
+}
+
+TEST(Zmq, ServeGivesUpWhenBatsimIsSilent) {
+  const IpcEndpoint ipc("silent");
+  ServeOptions options;
+  options.endpoint = ipc.endpoint;
+  options.timeout = 100ms;
+  ServeThread server(options);
+  EXPECT_EQ(server.wait(), kServeTimeout);
+  EXPECT_NE(server.errors.str().find("no message from Batsim for 0.1 s"), std::string::npos)
+      << server.errors.str();
+  EXPECT_NE(server.errors.str().find("is it still running?"), std::string::npos);
+}
+
+TEST(Zmq, ServeExitsCleanlyOnABadMessage) {
+  const IpcEndpoint ipc("bad");
+  ServeOptions options;
+  options.endpoint = ipc.endpoint;
+  options.timeout = kBound;
+  ServeThread server(options);
+
+  zmq::context_t context;
+  zmq::socket_t batsim(context, zmq::socket_type::req);
+  batsim.set(zmq::sockopt::linger, 0);
+  batsim.set(zmq::sockopt::rcvtimeo, 10'000);
+  batsim.connect(options.endpoint);
+  batsim.send(zmq::str_buffer(R"({"now":0,"events":[{"timestamp":0,"type":"SIMULATION_BEGINS",)"
+                              R"("data":{"nb_compute_resources":2}}]})"));
+  zmq::message_t reply;
+  ASSERT_TRUE(batsim.recv(reply));
+  EXPECT_EQ(reply.to_string(), R"({"now":0.000000,"events":[]})");
+  batsim.send(zmq::str_buffer(R"({"now":1,"events":[{"timestamp":1,"type":"FOO","data":{}}]})"));
+
+  EXPECT_EQ(server.wait(), kServeProtocolError);
+  const std::string errors = server.errors.str();
+  EXPECT_NE(errors.find("batfill serve: message #1: event 0 (FOO): unknown event type 'FOO'"),
+            std::string::npos)
+      << errors;
+  EXPECT_NE(errors.find(R"(the message was: {"now":1,)"), std::string::npos) << errors;
+}
+
+TEST(Zmq, ServeReportsAnEndpointItCannotBind) {
+  ServeOptions options;
+  options.endpoint = "nonsense://endpoint";
+  std::ostringstream errors;
+  EXPECT_EQ(serve(options, errors), kServeSocketError);
+  EXPECT_NE(errors.str().find("cannot bind nonsense://endpoint"), std::string::npos) << errors.str();
+}
+
+TEST(Zmq, RemoteDecisionProcessTimesOutNamingTheEndpoint) {
+  const IpcEndpoint ipc("nobody");
+  const std::string& endpoint = ipc.endpoint;
+  RemoteDecisionProcess scheduler(endpoint, 100ms);
+  try {
+    scheduler.exchange(request(0, {RequestedCall{}}));
+    ADD_FAILURE() << "no timeout";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("no reply from the scheduler at " + endpoint + " within 0.1 s"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(scheduler.exchange(request(0, {RequestedCall{}})), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace batfill::protocol
