@@ -82,6 +82,7 @@ Workload read_drevt_csv(const std::string& path, const std::string& text) {
   if (line.substr(0, 3) == "\xEF\xBB\xBF") line.remove_prefix(3);
   const Columns columns = read_header(path, line);
 
+  detail::DelayProfiles delay_profiles(workload);
   std::vector<std::string_view> cells;
   int row = 0;
   Time previous_submit = 0;
@@ -144,7 +145,7 @@ Workload read_drevt_csv(const std::string& path, const std::string& text) {
         runtime.reset();
       }
     }
-    if (runtime && *runtime >= 0) job.profile = detail::use_delay_profile(workload, *runtime);
+    if (runtime && *runtime >= 0) job.profile = delay_profiles.use(*runtime);
     workload.jobs.push_back(std::move(job));
   }
   detail::finish_workload(workload);

@@ -73,15 +73,15 @@ std::string delay_profile_name(Time delay) {
   return text;
 }
 
-std::string use_delay_profile(Workload& workload, Time delay) {
-  std::string name = delay_profile_name(delay);
-  auto [it, added] = workload.profiles.try_emplace(name);
-  if (added) {
-    it->second.name = name;
-    it->second.type = Profile::Type::kDelay;
-    it->second.delay = delay;
-  }
-  return name;
+const std::string& DelayProfiles::use(Time delay) {
+  const auto known = names_.find(delay);
+  if (known != names_.end()) return known->second;
+  const std::string name = delay_profile_name(delay);
+  Profile& profile = workload_.profiles[name];
+  profile.name = name;
+  profile.type = Profile::Type::kDelay;
+  profile.delay = delay;
+  return names_.emplace(delay, name).first->second;
 }
 
 IdRegistry::Claim IdRegistry::claim(const std::string& id, long position) {

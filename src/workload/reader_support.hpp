@@ -42,8 +42,18 @@ std::optional<Time> seconds_to_time(double seconds);
 // from sharing a profile with a different value.
 std::string delay_profile_name(Time delay);
 
-// Returns the name of the delay profile of `delay`, adding it on first use.
-std::string use_delay_profile(Workload& workload, Time delay);
+// The delay profiles of a trace format (SWF, DR_EVT): one per distinct runtime, shared by all
+// jobs with that runtime. Remembers names by value so that large traces skip the formatting.
+class DelayProfiles {
+ public:
+  explicit DelayProfiles(Workload& workload) : workload_(workload) {}
+  // The name of the delay profile of `delay`, added to the workload on first use.
+  const std::string& use(Time delay);
+
+ private:
+  Workload& workload_;
+  std::unordered_map<Time, std::string> names_;
+};
 
 // Keeps job ids unique: a repeated id is renamed "<id>#2", "<id>#3"... and reported.
 // Records are identified by a position (line number, array index) that `describe` turns into

@@ -70,6 +70,7 @@ class SwfReader {
  public:
   SwfReader(const std::string& path, const ReadOptions& options)
       : options_(options),
+        delay_profiles_(workload_),
         ids_([this](long line) { return location(line); }) {
     workload_.path = path;
   }
@@ -148,7 +149,8 @@ class SwfReader {
     const double submit = *values_[kSubmitTime];
     if (submit < 0 || !seconds_to_time(submit)) {
       invalid(job,
-                           "submit time (field 2) " + field_text(fields_[1]) + " is out of range");
+                           "submit time (field 2) " + field_text(fields_[1]) +
+                               " is negative or out of range");
     }
 
     const std::optional<Time> runtime = seconds_to_time(*values_[kRunTime]);
@@ -158,7 +160,7 @@ class SwfReader {
                            "runtime (field 4) is " + std::string(fields_[kRunTime - 1]) +
                                ", so there is nothing to replay");
     } else {
-      job.profile = detail::use_delay_profile(workload_, *runtime);
+      job.profile = delay_profiles_.use(*runtime);
     }
 
     const bool requested_known = *values_[kRequestedProcessors] >= 0;
@@ -197,6 +199,7 @@ class SwfReader {
 
   ReadOptions options_;
   Workload workload_;
+  detail::DelayProfiles delay_profiles_;
   detail::IdRegistry ids_;
   long line_number_ = 0;
   Time previous_submit_ = 0;
