@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <unordered_set>
 
 #include "batfill/core/policy_registry.hpp"
 
@@ -234,11 +235,11 @@ void BatsimScheduler::complete(const JobCompleted& completed, const std::string&
 
 void BatsimScheduler::submit(std::vector<std::pair<std::string, const SubmittedJob*>>& submissions,
                              Time now) {
-  for (std::size_t i = 0; i < submissions.size(); ++i) {
-    const auto& [where, job] = submissions[i];
-    bool twice = jobs_.count(job->id) != 0;
-    for (std::size_t j = 0; j < i; ++j) twice = twice || submissions[j].second->id == job->id;
-    if (twice) fail(where, "field 'job_id': job '" + job->id + "' submitted twice");
+  std::unordered_set<std::string> in_message;
+  for (const auto& [where, job] : submissions) {
+    if (jobs_.count(job->id) != 0 || !in_message.insert(job->id).second) {
+      fail(where, "field 'job_id': job '" + job->id + "' submitted twice");
+    }
   }
   // Jobs of one instant are queued by id, never by message order (notes §1).
   std::sort(submissions.begin(), submissions.end(), [](const auto& a, const auto& b) {

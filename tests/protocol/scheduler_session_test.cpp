@@ -169,6 +169,13 @@ TEST(BatsimScheduler, AnswersTheCapturedOneJobRunLikeBatsched) {
   BatsimScheduler scheduler("easy", {}, Log(Verbosity::kQuiet, log));
   BatsimRules rules(4);
   replay_capture("onejob_fwdprof", scheduler, rules, 4);
+  // What goes on the wire for exchange 1 (batsched wrote the same decision with these times).
+  BatsimScheduler again("easy", {}, Log(Verbosity::kQuiet, log));
+  const auto lines = captured_run("onejob_fwdprof");
+  again.exchange(parse_message(lines.at(0).json));
+  EXPECT_EQ(write_message(again.exchange(parse_message(lines.at(2).json))),
+            R"({"now":0.000045,"events":[{"timestamp":0.000045,"type":"EXECUTE_JOB",)"
+            R"("data":{"job_id":"w0!1","alloc":"0"}}]})");
   EXPECT_TRUE(scheduler.finished());
   EXPECT_EQ(scheduler.machine_names().at(3), "Jupiter");
   // --sched-cfg '{"foo":1}' is not a batfill option: warned about, not fatal.
@@ -402,6 +409,8 @@ TEST(BatsimScheduler, InconsistentCompletionsAndSubmissions) {
   EXPECT_EQ(error_of(session, 1, {BatsimNotify{"event_machine_unavailable", parse_machine_set("0-1")}}),
             "event 0 (NOTIFY): field 'resources': '0-1' names machines beyond the 1 compute machines");
   EXPECT_EQ(error_of(session, 1, {platform(1)}), "event 0 (SIMULATION_BEGINS): the simulation has already begun");
+  EXPECT_EQ(error_of(session, 1, {RequestedCall{}, RejectJob{"w0!2"}}),
+            "event 1 (REJECT_JOB): a decision, which only a scheduler sends");
 }
 
 TEST(BatsimScheduler, CompletionTwiceIsAnError) {
