@@ -3,6 +3,7 @@
 
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
+#include <rapidjson/reader.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
@@ -12,6 +13,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string_view>
+#include <vector>
 
 #include "batfill/workload/workload.hpp"
 #include "reader_support.hpp"
@@ -62,6 +64,70 @@ std::optional<std::vector<double>> non_negative_numbers(const Value* value) {
   }
   return numbers;
 }
+
+// The line on which each element of the top-level "jobs" array starts, so that problems with
+// a job point into the file. RapidJSON's DOM keeps no positions, hence this separate SAX pass
+// over the (already validated) text.
+class JobLineFinder
+    : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, JobLineFinder> {
+ public:
+  static std::vector<int> find(const std::string& text) {
+    JobLineFinder finder(text);
+    rapidjson::Reader reader;
+    reader.Parse(finder.stream_, finder);
+    return std::move(finder.lines_);
+  }
+
+  bool Default() { return element(); }
+  bool Key(const char* name, rapidjson::SizeType length, bool) {
+    if (depth_ == 1) top_level_key_.assign(name, length);
+    return true;
+  }
+  bool StartObject() { return open(); }
+  bool EndObject(rapidjson::SizeType) { return close(); }
+  bool StartArray() {
+    if (depth_ == 1 && top_level_key_ == "jobs" && !jobs_seen_) in_jobs_ = jobs_seen_ = true;
+    return open();
+  }
+  bool EndArray(rapidjson::SizeType) { return close(); }
+
+ private:
+  explicit JobLineFinder(const std::string& text) : text_(text), stream_(text.c_str()) {}
+
+  // Called as each value starts (or, for scalars, just after it: the same line).
+  bool element() {
+    if (in_jobs_ && depth_ == 2) lines_.push_back(line_here());
+    return true;
+  }
+  bool open() {
+    element();
+    ++depth_;
+    return true;
+  }
+  bool close() {
+    --depth_;
+    if (depth_ == 1) in_jobs_ = false;
+    return true;
+  }
+  // Positions only grow, so newlines are counted once over the whole pass.
+  int line_here() {
+    const std::size_t offset = std::min(stream_.Tell(), text_.size());
+    line_ += static_cast<int>(std::count(text_.begin() + static_cast<std::ptrdiff_t>(counted_),
+                                         text_.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
+    counted_ = offset;
+    return line_;
+  }
+
+  const std::string& text_;
+  rapidjson::StringStream stream_;
+  std::vector<int> lines_;
+  int depth_ = 0;
+  std::string top_level_key_;
+  bool in_jobs_ = false;
+  bool jobs_seen_ = false;
+  int line_ = 1;
+  std::size_t counted_ = 0;
+};
 
 // A profile batfill can run, or why it cannot.
 struct ProfileResult {
@@ -161,6 +227,7 @@ class BatsimJsonReader {
 
     const Value* jobs = member(document, "jobs");
     if (jobs == nullptr || !jobs->IsArray()) fail("'jobs' must be a JSON array");
+    job_lines_ = JobLineFinder::find(text);
     workload_.jobs.reserve(jobs->Size());
     ids_.reserve(jobs->Size());
     for (rapidjson::SizeType i = 0; i < jobs->Size(); ++i) read_job(i, (*jobs)[i]);
@@ -176,8 +243,11 @@ class BatsimJsonReader {
     throw std::runtime_error(path() + ": " + why);
   }
 
+  // "path:12: jobs[3]", or "path: jobs[3]" if the line is unknown.
   std::string location(long index) const {
-    return path() + ": jobs[" + std::to_string(index) + "]";
+    const auto at = static_cast<std::size_t>(index);
+    const std::string line = at < job_lines_.size() ? ":" + std::to_string(job_lines_[at]) : "";
+    return path() + line + ": jobs[" + std::to_string(index) + "]";
   }
 
   void read_job(rapidjson::SizeType index, const Value& value) {
@@ -308,6 +378,7 @@ class BatsimJsonReader {
   }
 
   Workload workload_;
+  std::vector<int> job_lines_;  // line of jobs[i]
   std::map<std::string, std::string> unusable_profiles_;  // name -> why jobs cannot use it
   detail::IdRegistry ids_;
   Time previous_submit_ = 0;

@@ -95,7 +95,7 @@ TEST(BatsimJsonReader, JobMissingResIsInvalidAloneAndNamesItsIndex) {
   ASSERT_EQ(workload.jobs.size(), 2u);
   EXPECT_TRUE(job_named(workload, "a").is_valid());
   EXPECT_EQ(job_named(workload, "b").invalid_reason,
-            path + ": jobs[1]: 'res' must be an integer >= 0");
+            path + ":2: jobs[1]: 'res' must be an integer >= 0");
 }
 
 TEST(BatsimJsonReader, UnsupportedProfileTypeMakesItsJobsInvalid) {
@@ -158,6 +158,27 @@ TEST(BatsimJsonReader, UndefinedProfileBangInIdAndRepeatedIdAreInvalid) {
   EXPECT_TRUE(job_named(workload, "7").is_valid());
   EXPECT_TRUE(contains(job_named(workload, "7#2").invalid_reason, "duplicate job id '7'"));
   EXPECT_TRUE(contains(job_named(workload, "jobs[4]").invalid_reason, "is not a JSON object"));
+}
+
+TEST(BatsimJsonReader, ReasonsNameTheLineWhereTheJobStarts) {
+  ScratchFiles files;
+  const std::string path = files.write("w.json",
+                                       "{\"nb_res\": 4,\n"
+                                       " \"profiles\": {\"d\": {\"type\": \"delay\", \"delay\": 1}},\n"
+                                       " \"jobs\": [\n"
+                                       "  {\"id\": 1, \"subtime\": 0, \"res\": 1, \"profile\": \"d\",\n"
+                                       "   \"nested\": [{\"a\": 1}, [2]]},\n"
+                                       "  7,\n"
+                                       "  {\n"
+                                       "   \"id\": 1, \"subtime\": 0, \"res\": 1, \"profile\": \"d\"}]}\n");
+  const Workload workload = read_workload(path);
+  ASSERT_EQ(workload.jobs.size(), 3u);
+  EXPECT_EQ(workload.jobs[0].job.id, "1");
+  EXPECT_EQ(workload.jobs[1].job.id, "1#2");
+  EXPECT_EQ(workload.jobs[1].invalid_reason,
+            path + ":7: jobs[2]: duplicate job id '1' (first used at " + path +
+                ":4: jobs[0]), renamed '1#2'");
+  EXPECT_EQ(workload.jobs[2].invalid_reason, path + ":6: jobs[1]: is not a JSON object");
 }
 
 TEST(BatsimJsonReader, KeepsUserFieldsVerbatimInFileOrder) {
