@@ -40,13 +40,6 @@ Time waiting_estimate(const Scheduler& scheduler, const SubmittedJob& submitted,
 
 }  // namespace
 
-Verbosity parse_verbosity(const std::string& name) {
-  if (name == "quiet") return Verbosity::kQuiet;
-  if (name == "info") return Verbosity::kInfo;
-  if (name == "debug") return Verbosity::kDebug;
-  throw std::invalid_argument("unknown verbosity '" + name + "' (valid: quiet, info, debug)");
-}
-
 BatsimScheduler::BatsimScheduler(std::string policy, SchedulerOptions options, Log log)
     : policy_(std::move(policy)), options_(options), log_(log) {
   make_policy(policy_);  // an unknown name fails now, not at the first message
