@@ -33,8 +33,9 @@ struct WorkloadJob {
   // job is marked invalid, so the simulator can key its tables by id.
   Job job;
   std::string profile;  // key into Workload::profiles (an invalid job may name a missing one)
-  // Non-empty: the record is malformed or unrunnable, as "FILE:LINE: why" (JSON: "FILE:
-  // jobs[i]: why"). The simulator rejects the job with this reason.
+  // Non-empty: the record is malformed or unrunnable, as "FILE:LINE: why" (JSON: "FILE:LINE:
+  // jobs[i]: why"; several problems of one record are joined by "; "). The simulator rejects
+  // the job with this reason.
   std::string invalid_reason;
   // Batsim JSON only: the job object's user fields verbatim as JSON object text ("" if none).
   std::string extra_json;
@@ -49,7 +50,9 @@ struct Workload {
   std::map<std::string, Profile> profiles;
   std::optional<int> machine_count;  // SWF header MaxProcs (else MaxNodes); JSON nb_res
   int time_limits_from_runtime = 0;  // SWF jobs whose missing field 9 was replaced by the runtime
-  int jobs_overrunning_limit = 0;    // valid jobs whose runtime exceeds their limit (cut there)
+  // Valid delay jobs whose runtime is strictly greater than their limit: the simulator cuts
+  // them there (CTC-SP2 has 7,174, as its README says).
+  int jobs_overrunning_limit = 0;
   std::vector<std::string> warnings;  // one line each, for the run summary
 
   std::size_t invalid_count() const;
