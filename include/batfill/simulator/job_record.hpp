@@ -1,0 +1,66 @@
+#pragma once
+// What happened to one job in a simulation: the rows of Batsim's _jobs.csv.
+
+#include <string>
+#include <vector>
+
+#include "batfill/core/machine_set.hpp"
+#include "batfill/core/time.hpp"
+
+namespace batfill::simulator {
+
+// Batsim's final job states (notes batsim-protocol.md §3.3, §11.1).
+enum class FinalState {
+  kCompletedSuccessfully,
+  kCompletedFailed,
+  kCompletedWalltimeReached,
+  kRejected,
+};
+
+std::string to_string(FinalState state);
+using batfill::to_string;  // keeps to_string(MachineSet) visible beside the overload above
+
+struct JobRecord {
+  std::string workload_name = "w0";
+  std::string job_name;  // the id without the "w0!" prefix, as Batsim writes it
+  std::string profile;
+  Time submit_time = 0;
+  int requested_nodes = 0;
+  Time requested_time = kNoTimeLimit;
+  FinalState state = FinalState::kRejected;
+  Time start_time = 0;   // executed jobs only
+  Time finish_time = 0;  // executed jobs only
+  MachineSet machines;   // executed jobs only
+  std::string reject_reason;
+
+  bool executed() const { return state != FinalState::kRejected; }
+  Time execution_time() const { return finish_time - start_time; }
+  Time waiting_time() const { return start_time - submit_time; }
+  Time turnaround_time() const { return finish_time - submit_time; }
+};
+
+// Figures of a whole run, as in Batsim's _schedule.csv plus batfill's own utilization and
+// mean bounded slowdown (notes scheduling-semantics.md §6).
+struct ScheduleMetrics {
+  int machine_count = 0;
+  int jobs = 0;
+  int jobs_executed = 0;
+  int jobs_rejected = 0;
+  int jobs_succeeded = 0;
+  int jobs_walltime_reached = 0;
+  int jobs_failed = 0;
+  Time first_submit = 0;
+  Time makespan = 0;     // Batsim: the latest absolute finish time
+  double busy_node_seconds = 0;
+  double utilization = 0;  // busy node-seconds / (nodes x (last finish - first submit))
+  // Batsim's means divide by all jobs, rejected included; batfill's bounded slowdown and the
+  // mean wait of the summary divide by executed jobs only.
+  double mean_waiting_time = 0, mean_turnaround_time = 0, mean_slowdown = 0;
+  double max_waiting_time = 0, max_turnaround_time = 0, max_slowdown = 0;
+  double mean_waiting_time_executed = 0;
+  double mean_bounded_slowdown = 0;  // max(1, (wait + run) / max(run, 10 s)) over executed jobs
+};
+
+ScheduleMetrics compute_metrics(const std::vector<JobRecord>& jobs, int machine_count);
+
+}  // namespace batfill::simulator

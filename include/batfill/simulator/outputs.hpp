@@ -1,0 +1,36 @@
+#pragma once
+// Batsim-compatible output files, so evalys and existing analysis scripts read them unchanged
+// (notes batsim-protocol.md §11).
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "batfill/simulator/job_record.hpp"
+
+namespace batfill::simulator {
+
+// PREFIX_jobs.csv: Batsim 4's columns in Batsim's order, times with 6 decimals, one row per job
+// in the order the jobs ended (completion or rejection), as Batsim 4 writes them.
+void write_jobs_csv(std::ostream& out, const std::vector<JobRecord>& jobs);
+
+struct RunInfo {
+  std::string version;           // batsim_version column: "batfill <version>"
+  double scheduling_seconds = 0;  // wall time spent in the decision process
+  double simulation_seconds = 0;  // wall time of the whole run
+};
+
+// PREFIX_schedule.csv: one header row and one value row, keys in lexicographic order like
+// Batsim's, with batfill's `utilization` and `mean_bounded_slowdown` added.
+void write_schedule_csv(std::ostream& out, const ScheduleMetrics& metrics, const RunInfo& run);
+
+// The human summary printed on stdout after a run.
+void write_summary(std::ostream& out, const std::vector<JobRecord>& jobs,
+                   const ScheduleMetrics& metrics, const RunInfo& run);
+
+// Writes PREFIX_jobs.csv and PREFIX_schedule.csv; throws std::runtime_error naming the file when
+// it cannot be written.
+void write_output_files(const std::string& prefix, const std::vector<JobRecord>& jobs,
+                        const ScheduleMetrics& metrics, const RunInfo& run);
+
+}  // namespace batfill::simulator

@@ -1,0 +1,42 @@
+#pragma once
+// The embedded simulator: a Batsim stand-in on SimGrid.
+//
+// It plays Batsim's side of the protocol: submits the workload's jobs at their submission
+// times, runs the jobs the decision process starts (delay jobs by sleeping, parallel profiles
+// as SimGrid parallel tasks on the allocated hosts, all stopped at their walltime) and reports
+// their completions, one message per instant. The decision process is either batfill's own
+// scheduler in-process or any external Batsim scheduler over ZeroMQ: the messages are the same.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "batfill/protocol/messages.hpp"
+#include "batfill/simulator/job_record.hpp"
+#include "batfill/workload/workload.hpp"
+
+namespace batfill::simulator {
+
+struct SimulationOptions {
+  std::string platform_file;  // a SimGrid/Batsim platform; "" builds a homogeneous cluster
+  std::optional<int> nodes;   // cluster size, or the first N compute hosts of the platform
+  std::string sched_config;   // forwarded as config.sched-config in SIMULATION_BEGINS
+  bool show_progress = false;  // progress bar on stderr (the CLI sets it for terminals)
+};
+
+struct SimulationResult {
+  std::vector<JobRecord> jobs;  // in the order the jobs ended (Batsim 4's _jobs.csv order)
+  int machine_count = 0;
+  double scheduling_seconds = 0;  // wall time spent waiting for the decision process
+  double wall_seconds = 0;
+};
+
+// Runs the whole simulation. Throws std::runtime_error with a clear message when the platform
+// or the machine size is unusable, or when the decision process breaks a Batsim rule (unknown
+// job, wrong allocation size, busy machine, wake-up in the past, jobs left waiting forever).
+// SimGrid allows one engine per process: call it once per process.
+SimulationResult run_simulation(const workload::Workload& workload,
+                                protocol::DecisionProcess& decision_process,
+                                const SimulationOptions& options);
+
+}  // namespace batfill::simulator

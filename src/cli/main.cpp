@@ -1,0 +1,187 @@
+// batfill: EASY and CONSERVATIVE backfilling for Batsim.
+//
+//   batfill simulate WORKLOAD [--platform FILE | --nodes N] [--backfill P] --output PREFIX
+//   batfill serve [-s ENDPOINT] [--backfill P | -v VARIANT]
+//
+// The CLI only parses options and wires the layers together: workload reader, embedded simulator
+// and the scheduler (in-process, or any Batsim scheduler over ZeroMQ).
+
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+#include <chrono>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "batfill/protocol/remote_decision_process.hpp"
+#include "batfill/protocol/scheduler_session.hpp"
+#include "batfill/protocol/serve.hpp"
+#include "batfill/simulator/outputs.hpp"
+#include "batfill/simulator/simulation.hpp"
+#include "batfill/workload/workload.hpp"
+#include "policy_options.hpp"
+
+namespace po = boost::program_options;
+using namespace batfill;
+
+namespace {
+
+const char* const kVersion = "batfill 0.1.0";
+
+const char* const kUsage =
+    "usage: batfill simulate WORKLOAD [options]   replay a workload on the embedded simulator\n"
+    "       batfill serve [options]               run as a Batsim scheduler (ZeroMQ)\n"
+    "       batfill --version\n"
+    "Run 'batfill simulate --help' or 'batfill serve --help' for their options.\n";
+
+po::variables_map parse(const std::vector<std::string>& arguments,
+                        const po::options_description& visible,
+                        const po::positional_options_description& positional) {
+  po::variables_map values;
+  po::store(po::command_line_parser(arguments).options(visible).positional(positional).run(),
+            values);
+  po::notify(values);
+  return values;
+}
+
+int simulate(const std::vector<std::string>& arguments) {
+  po::options_description command("batfill simulate WORKLOAD [options]");
+  command.add_options()
+      ("help,h", "show this help")
+      ("workload", po::value<std::string>(), "SWF (.swf, .swf.gz), Batsim JSON or DR_EVT CSV")
+      ("platform", po::value<std::string>(), "SimGrid/Batsim platform XML (master_host excluded)")
+      ("nodes", po::value<int>(), "machine size: a homogeneous cluster of N nodes, or the first "
+                                   "N compute hosts of --platform (default: the workload header)")
+      ("output", po::value<std::string>()->default_value("out"),
+       "prefix of PREFIX_jobs.csv and PREFIX_schedule.csv")
+      ("scheduler", po::value<std::string>(),
+       "endpoint of an external Batsim scheduler (e.g. tcp://127.0.0.1:28000); default: batfill's "
+       "own, in-process")
+      ("timeout", po::value<double>()->default_value(3600),
+       "seconds to wait for each reply of an external scheduler")
+      ("sched-cfg", po::value<std::string>()->default_value(""),
+       "text sent as config.sched-config in SIMULATION_BEGINS, like batsim --sched-cfg")
+      ("reject-missing-walltime",
+       "SWF: reject jobs without a requested time instead of using their runtime as the limit")
+      ("no-progress", "no progress bar on stderr");
+  command.add(cli::policy_options_description());
+  po::positional_options_description positional;
+  positional.add("workload", 1);
+  const po::variables_map values = parse(arguments, command, positional);
+  if (values.count("help")) {
+    std::cout << command << '\n';
+    return 0;
+  }
+  if (!values.count("workload")) throw std::invalid_argument("simulate needs a WORKLOAD file");
+  const cli::PolicyChoice choice = cli::resolve_policy_choice(values, protocol::Verbosity::kQuiet);
+
+  workload::ReadOptions read_options;
+  read_options.reject_missing_time_limit = values.count("reject-missing-walltime") != 0;
+  const auto read_start = std::chrono::steady_clock::now();
+  const workload::Workload workload =
+      workload::read_workload(values["workload"].as<std::string>(), read_options);
+  const double read_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - read_start).count();
+
+  simulator::SimulationOptions options;
+  if (values.count("platform")) options.platform_file = values["platform"].as<std::string>();
+  if (values.count("nodes")) options.nodes = values["nodes"].as<int>();
+  options.sched_config = values["sched-cfg"].as<std::string>();
+  options.show_progress = !values.count("no-progress") && isatty(STDERR_FILENO);
+
+  std::unique_ptr<protocol::DecisionProcess> decision_process;
+  std::string scheduler_name;
+  if (values.count("scheduler")) {
+    scheduler_name = "external scheduler at " + values["scheduler"].as<std::string>();
+    const auto timeout = std::chrono::milliseconds(
+        static_cast<long long>(values["timeout"].as<double>() * 1000));
+    decision_process = std::make_unique<protocol::RemoteDecisionProcess>(
+        values["scheduler"].as<std::string>(), timeout);
+  } else {
+    scheduler_name = "batfill " + choice.policy + ", order " + to_string(choice.scheduler.order) +
+                     ", alloc " + to_string(choice.scheduler.allocation);
+    decision_process = std::make_unique<protocol::BatsimScheduler>(
+        choice.policy, choice.scheduler, protocol::Log(choice.verbosity));
+  }
+
+  const simulator::SimulationResult result =
+      simulator::run_simulation(workload, *decision_process, options);
+  const simulator::ScheduleMetrics metrics =
+      simulator::compute_metrics(result.jobs, result.machine_count);
+  simulator::RunInfo run;
+  run.version = kVersion;
+  run.scheduling_seconds = result.scheduling_seconds;
+  run.simulation_seconds = result.wall_seconds;
+  const std::string prefix = values["output"].as<std::string>();
+  simulator::write_output_files(prefix, result.jobs, metrics, run);
+
+  std::cout << "batfill simulate: " << workload.path << " (" << workload.jobs.size()
+            << " records, read in " << read_seconds << " s) on " << result.machine_count
+            << " nodes, " << scheduler_name << '\n';
+  if (workload.time_limits_from_runtime > 0) {
+    std::cout << "  " << workload.time_limits_from_runtime
+              << " jobs had no requested time: their runtime was used as the limit\n";
+  }
+  for (const std::string& warning : workload.warnings) std::cout << "  " << warning << '\n';
+  simulator::write_summary(std::cout, result.jobs, metrics, run);
+  std::cout << "outputs: " << prefix << "_jobs.csv, " << prefix << "_schedule.csv\n";
+  return 0;
+}
+
+int serve(const std::vector<std::string>& arguments) {
+  po::options_description command("batfill serve [options]");
+  command.add_options()
+      ("help,h", "show this help")
+      ("socket-endpoint,s", po::value<std::string>()->default_value("tcp://*:28000"),
+       "ZeroMQ endpoint to bind (Batsim connects to it)")
+      ("timeout", po::value<double>()->default_value(3600),
+       "seconds without a message from Batsim before giving up");
+  command.add(cli::policy_options_description());
+  const po::variables_map values = parse(arguments, command, {});
+  if (values.count("help")) {
+    std::cout << command << '\n';
+    return 0;
+  }
+  const cli::PolicyChoice choice = cli::resolve_policy_choice(values, protocol::Verbosity::kInfo);
+  protocol::ServeOptions options;
+  options.endpoint = values["socket-endpoint"].as<std::string>();
+  options.timeout = std::chrono::milliseconds(
+      static_cast<long long>(values["timeout"].as<double>() * 1000));
+  options.policy = choice.policy;
+  options.scheduler = choice.scheduler;
+  options.verbosity = choice.verbosity;
+  return protocol::serve(options);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::cerr << kUsage;
+    return 2;
+  }
+  const std::string command = argv[1];
+  const std::vector<std::string> arguments(argv + 2, argv + argc);
+  try {
+    if (command == "simulate") return simulate(arguments);
+    if (command == "serve") return serve(arguments);
+    if (command == "--version") {
+      std::cout << kVersion << '\n';
+      return 0;
+    }
+    if (command == "--help" || command == "-h" || command == "help") {
+      std::cout << kUsage;
+      return 0;
+    }
+    std::cerr << "batfill: unknown command '" << command << "'\n" << kUsage;
+    return 2;
+  } catch (const po::error& error) {
+    std::cerr << "batfill " << command << ": " << error.what() << '\n';
+    return 2;
+  } catch (const std::exception& error) {
+    std::cerr << "batfill " << command << ": error: " << error.what() << '\n';
+    return 1;
+  }
+}

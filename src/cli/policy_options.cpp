@@ -1,0 +1,142 @@
+#include "policy_options.hpp"
+
+#include <rapidjson/document.h>
+
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "batfill/core/policy_registry.hpp"
+
+namespace batfill::cli {
+namespace po = boost::program_options;
+namespace {
+
+// batsched's variant names for the algorithms batfill implements (batsched's `-v`).
+const std::vector<std::pair<std::string, std::string>> kBatschedVariants = {
+    {"easy_bf", "easy-classic"},
+    {"conservative_bf", "conservative-classic"},
+    {"fcfs", "none"},
+    {"fcfs_fast", "none"},
+};
+
+std::string policy_names() {
+  std::string names;
+  for (const PolicyInfo& policy : registered_policies()) {
+    names += (names.empty() ? "" : ", ") + policy.name;
+  }
+  return names;
+}
+
+// Two spellings of one option must agree (e.g. --backfill easy with -v conservative_bf).
+void set_once(std::string& slot, const std::string& value, const std::string& what) {
+  if (!slot.empty() && slot != value) {
+    throw std::invalid_argument("conflicting " + what + ": '" + slot + "' and '" + value + "'");
+  }
+  slot = value;
+}
+
+// batsched's --variant_options is a JSON object; batfill reads the same keys as Batsim's
+// sched-config ({"backfill", "order", "alloc"}).
+void apply_variant_options(const std::string& json, std::string& policy, std::string& order,
+                           std::string& alloc) {
+  rapidjson::Document document;
+  document.Parse(json.c_str());
+  if (document.HasParseError() || !document.IsObject()) {
+    throw std::invalid_argument("--variant_options must be a JSON object, got '" + json + "'");
+  }
+  for (const auto& member : document.GetObject()) {
+    const std::string key = member.name.GetString();
+    if (!member.value.IsString()) {
+      throw std::invalid_argument("--variant_options: '" + key + "' must be a string");
+    }
+    const std::string value = member.value.GetString();
+    if (key == "backfill") {
+      set_once(policy, value, "policies");
+    } else if (key == "order") {
+      set_once(order, value, "queue orders");
+    } else if (key == "alloc") {
+      set_once(alloc, value, "allocation rules");
+    } else {
+      throw std::invalid_argument("--variant_options: unknown key '" + key +
+                                  "' (known: backfill, order, alloc)");
+    }
+  }
+}
+
+}  // namespace
+
+std::string policy_for_variant(const std::string& variant) {
+  for (const auto& [batsched_name, policy] : kBatschedVariants) {
+    if (variant == batsched_name) return policy;
+  }
+  for (const PolicyInfo& policy : registered_policies()) {
+    if (policy.name == variant) return variant;
+  }
+  std::string batsched_names;
+  for (const auto& entry : kBatschedVariants) {
+    batsched_names += (batsched_names.empty() ? "" : ", ") + entry.first;
+  }
+  throw std::invalid_argument("unknown variant '" + variant + "' (batsched names: " +
+                              batsched_names + "; batfill policies: " + policy_names() + ")");
+}
+
+po::options_description policy_options_description() {
+  po::options_description options("Scheduling");
+  options.add_options()
+      ("backfill", po::value<std::string>(),
+       ("policy: " + policy_names() + " (default: easy)").c_str())
+      ("order", po::value<std::string>(), "queue order (default: fcfs)")
+      ("alloc", po::value<std::string>(), "machine choice: lowest (default) or contiguous")
+      ("variant,v", po::value<std::string>(),
+       "batsched spelling of --backfill: easy_bf, conservative_bf, fcfs, fcfs_fast, or a batfill "
+       "policy name")
+      ("queue_order,o", po::value<std::string>(), "batsched spelling of --order")
+      ("policy,p", po::value<std::string>(),
+       "batsched's machine choice: basic (= --alloc lowest) or contiguous")
+      ("variant_options", po::value<std::string>(),
+       "JSON object with keys backfill, order, alloc (batsched's option)")
+      ("verbosity", po::value<std::string>(), "quiet, info or debug (batsched also has silent)");
+  return options;
+}
+
+PolicyChoice resolve_policy_choice(const po::variables_map& values,
+                                   protocol::Verbosity default_verbosity) {
+  std::string policy, order, alloc;
+  if (values.count("backfill")) set_once(policy, values["backfill"].as<std::string>(), "policies");
+  if (values.count("variant")) {
+    set_once(policy, policy_for_variant(values["variant"].as<std::string>()), "policies");
+  }
+  if (values.count("order")) set_once(order, values["order"].as<std::string>(), "queue orders");
+  if (values.count("queue_order")) {
+    set_once(order, values["queue_order"].as<std::string>(), "queue orders");
+  }
+  if (values.count("alloc")) set_once(alloc, values["alloc"].as<std::string>(), "allocation rules");
+  if (values.count("policy")) {
+    // batsched's --policy is the machine choice, never the algorithm.
+    const std::string rule = values["policy"].as<std::string>();
+    if (rule != "basic" && rule != "contiguous") {
+      throw std::invalid_argument("unknown --policy '" + rule +
+                                  "' (batsched's machine choice: basic, contiguous; the "
+                                  "algorithm is chosen with --backfill or -v)");
+    }
+    set_once(alloc, rule == "basic" ? "lowest" : "contiguous", "allocation rules");
+  }
+  if (values.count("variant_options")) {
+    apply_variant_options(values["variant_options"].as<std::string>(), policy, order, alloc);
+  }
+
+  PolicyChoice choice;
+  if (!policy.empty()) choice.policy = policy;
+  make_policy(choice.policy);  // validates the name with the registry's own error message
+  if (!order.empty()) choice.scheduler.order = parse_queue_order(order);
+  if (!alloc.empty()) choice.scheduler.allocation = parse_allocation_rule(alloc);
+  choice.verbosity = default_verbosity;
+  if (values.count("verbosity")) {
+    const std::string level = values["verbosity"].as<std::string>();
+    choice.verbosity = protocol::parse_verbosity(level == "silent" ? "quiet" : level);
+  }
+  return choice;
+}
+
+}  // namespace batfill::cli

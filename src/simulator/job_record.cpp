@@ -1,0 +1,61 @@
+#include "batfill/simulator/job_record.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace batfill::simulator {
+
+std::string to_string(FinalState state) {
+  switch (state) {
+    case FinalState::kCompletedSuccessfully: return "COMPLETED_SUCCESSFULLY";
+    case FinalState::kCompletedFailed: return "COMPLETED_FAILED";
+    case FinalState::kCompletedWalltimeReached: return "COMPLETED_WALLTIME_REACHED";
+    case FinalState::kRejected: return "REJECTED";
+  }
+  return "REJECTED";
+}
+
+ScheduleMetrics compute_metrics(const std::vector<JobRecord>& jobs, int machine_count) {
+  ScheduleMetrics m;
+  m.machine_count = machine_count;
+  m.jobs = static_cast<int>(jobs.size());
+  if (jobs.empty()) return m;
+  m.first_submit = std::numeric_limits<Time>::max();
+  double sum_wait = 0, sum_turnaround = 0, sum_slowdown = 0, sum_bounded = 0;
+  for (const JobRecord& job : jobs) {
+    m.first_submit = std::min(m.first_submit, job.submit_time);
+    if (!job.executed()) {
+      ++m.jobs_rejected;
+      continue;
+    }
+    ++m.jobs_executed;
+    if (job.state == FinalState::kCompletedSuccessfully) ++m.jobs_succeeded;
+    if (job.state == FinalState::kCompletedWalltimeReached) ++m.jobs_walltime_reached;
+    if (job.state == FinalState::kCompletedFailed) ++m.jobs_failed;
+    m.makespan = std::max(m.makespan, job.finish_time);
+    const double run = to_seconds(job.execution_time());
+    const double wait = to_seconds(job.waiting_time());
+    const double turnaround = to_seconds(job.turnaround_time());
+    m.busy_node_seconds += run * batfill::machine_count(job.machines);
+    sum_wait += wait;
+    sum_turnaround += turnaround;
+    const double slowdown = run > 0 ? turnaround / run : (turnaround > 0 ? std::numeric_limits<double>::infinity() : 1.0);
+    sum_slowdown += slowdown;
+    sum_bounded += std::max(1.0, turnaround / std::max(run, 10.0));
+    m.max_waiting_time = std::max(m.max_waiting_time, wait);
+    m.max_turnaround_time = std::max(m.max_turnaround_time, turnaround);
+    m.max_slowdown = std::max(m.max_slowdown, slowdown);
+  }
+  m.mean_waiting_time = sum_wait / m.jobs;
+  m.mean_turnaround_time = sum_turnaround / m.jobs;
+  m.mean_slowdown = sum_slowdown / m.jobs;
+  if (m.jobs_executed > 0) {
+    m.mean_waiting_time_executed = sum_wait / m.jobs_executed;
+    m.mean_bounded_slowdown = sum_bounded / m.jobs_executed;
+    const double span = to_seconds(m.makespan - m.first_submit);
+    if (span > 0 && machine_count > 0) m.utilization = m.busy_node_seconds / (machine_count * span);
+  }
+  return m;
+}
+
+}  // namespace batfill::simulator

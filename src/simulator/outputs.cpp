@@ -1,0 +1,144 @@
+#include "batfill/simulator/outputs.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <stdexcept>
+
+namespace batfill::simulator {
+namespace {
+
+// Batsim writes doubles with C++'s std::to_string: fixed, 6 decimals.
+std::string fixed6(double value) {
+  if (std::isnan(value)) return "nan";
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.6f", value);
+  return buffer;
+}
+
+std::string time_or_none(Time t) { return t < 0 ? "-1.000000" : format_seconds(t); }
+
+}  // namespace
+
+void write_jobs_csv(std::ostream& out, const std::vector<JobRecord>& jobs) {
+  out << "job_id,workload_name,profile,submission_time,requested_number_of_resources,"
+         "requested_time,success,final_state,starting_time,execution_time,finish_time,"
+         "waiting_time,turnaround_time,stretch,allocated_resources,consumed_energy,metadata\n";
+  for (const JobRecord& job : jobs) {
+    out << job.job_name << ',' << job.workload_name << ',' << job.profile << ','
+        << format_seconds(job.submit_time) << ',' << job.requested_nodes << ','
+        << time_or_none(job.requested_time) << ','
+        << (job.state == FinalState::kCompletedSuccessfully ? 1 : 0) << ',' << to_string(job.state)
+        << ',';
+    if (job.executed()) {
+      const Time execution = job.execution_time();
+      const Time turnaround = job.turnaround_time();
+      // A zero-length job keeps its exact length 0 (Batsim itself would stretch it to 1e-5 s).
+      const double stretch = execution > 0 ? static_cast<double>(turnaround) / static_cast<double>(execution)
+                             : turnaround > 0 ? INFINITY
+                                              : 1.0;
+      out << format_seconds(job.start_time) << ',' << format_seconds(execution) << ','
+          << format_seconds(job.finish_time) << ',' << format_seconds(job.waiting_time()) << ','
+          << format_seconds(turnaround) << ',' << fixed6(stretch) << ','
+          << to_string(job.machines);
+    } else {
+      out << ",,,,,,";
+    }
+    out << ",-1,\"\"\n";
+  }
+}
+
+void write_schedule_csv(std::ostream& out, const ScheduleMetrics& m, const RunInfo& run) {
+  const double computing = m.busy_node_seconds;
+  const double platform_seconds = m.machine_count * to_seconds(m.makespan);
+  std::map<std::string, std::string> row = {
+      {"batsim_version", run.version},
+      {"consumed_joules", fixed6(0)},
+      {"makespan", format_seconds(m.makespan)},
+      {"max_slowdown", fixed6(m.max_slowdown)},
+      {"max_turnaround_time", fixed6(m.max_turnaround_time)},
+      {"max_waiting_time", fixed6(m.max_waiting_time)},
+      {"mean_bounded_slowdown", fixed6(m.mean_bounded_slowdown)},
+      {"mean_slowdown", fixed6(m.mean_slowdown)},
+      {"mean_turnaround_time", fixed6(m.mean_turnaround_time)},
+      {"mean_waiting_time", fixed6(m.mean_waiting_time)},
+      {"nb_computing_machines", std::to_string(m.machine_count)},
+      {"nb_grouped_switches", "0"},
+      {"nb_jobs", std::to_string(m.jobs)},
+      {"nb_jobs_finished", std::to_string(m.jobs_executed)},
+      {"nb_jobs_killed", std::to_string(m.jobs_executed - m.jobs_succeeded)},
+      {"nb_jobs_rejected", std::to_string(m.jobs_rejected)},
+      {"nb_jobs_success", std::to_string(m.jobs_succeeded)},
+      {"nb_machine_switches", "0"},
+      {"scheduling_time", fixed6(run.scheduling_seconds)},
+      {"simulation_time", fixed6(run.simulation_seconds)},
+      {"success_rate", fixed6(m.jobs > 0 ? static_cast<double>(m.jobs_succeeded) / m.jobs : 0)},
+      {"time_computing", fixed6(computing)},
+      {"time_idle", fixed6(platform_seconds - computing)},
+      {"time_sleeping", fixed6(0)},
+      {"time_switching_off", fixed6(0)},
+      {"time_switching_on", fixed6(0)},
+      {"time_unavailable", fixed6(0)},
+      {"utilization", fixed6(m.utilization)},
+  };
+  std::string header, values;
+  for (const auto& [key, value] : row) {
+    header += (header.empty() ? "" : ",") + key;
+    values += (values.empty() ? "" : ",") + value;
+  }
+  out << header << '\n' << values << '\n';
+}
+
+void write_summary(std::ostream& out, const std::vector<JobRecord>& jobs,
+                   const ScheduleMetrics& m, const RunInfo& run) {
+  char line[256];
+  std::snprintf(line, sizeof line, "jobs: %d executed, %d rejected (of %d)\n", m.jobs_executed,
+                m.jobs_rejected, m.jobs);
+  out << line;
+  if (m.jobs_walltime_reached > 0) {
+    out << "  " << m.jobs_walltime_reached << " executed jobs were stopped at their time limit\n";
+  }
+  // Group rejection reasons by their text without the record's position ("FILE:LINE: ") or job
+  // ("job 'x' "), so 10,000 identical reasons read as one line.
+  std::map<std::string, int> reasons;
+  static const std::regex position(R"(^(\S+:(\d+|jobs\[\d+\]): )?(job '[^']*' )?)");
+  for (const JobRecord& job : jobs) {
+    if (!job.executed()) reasons[std::regex_replace(job.reject_reason, position, "")]++;
+  }
+  int shown = 0;
+  for (const auto& [why, count] : reasons) {
+    if (++shown > 10) {
+      out << "  ... and " << reasons.size() - 10 << " other reasons (see the log)\n";
+      break;
+    }
+    out << "  rejected " << count << ": " << why << '\n';
+  }
+  std::snprintf(line, sizeof line,
+                "makespan: %s s\nutilization: %.2f%%\nmean wait: %.1f s (executed jobs)\n"
+                "mean bounded slowdown (tau = 10 s): %.4f\nwall time: %.3f s (scheduling %.3f s)\n",
+                format_seconds(m.makespan).c_str(), 100.0 * m.utilization,
+                m.mean_waiting_time_executed, m.mean_bounded_slowdown, run.simulation_seconds,
+                run.scheduling_seconds);
+  out << line;
+}
+
+void write_output_files(const std::string& prefix, const std::vector<JobRecord>& jobs,
+                        const ScheduleMetrics& metrics, const RunInfo& run) {
+  auto open = [](const std::string& path) {
+    std::ofstream file(path);
+    if (!file) throw std::runtime_error("cannot write output file '" + path + "'");
+    return file;
+  };
+  std::ofstream jobs_file = open(prefix + "_jobs.csv");
+  write_jobs_csv(jobs_file, jobs);
+  std::ofstream schedule_file = open(prefix + "_schedule.csv");
+  write_schedule_csv(schedule_file, metrics, run);
+  if (!jobs_file.flush() || !schedule_file.flush()) {
+    throw std::runtime_error("error while writing outputs with prefix '" + prefix + "'");
+  }
+}
+
+}  // namespace batfill::simulator

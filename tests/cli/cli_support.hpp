@@ -1,0 +1,100 @@
+#pragma once
+// Helpers for the end-to-end tests: run the batfill binary, read its CSV outputs.
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace batfill::cli_testing {
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr together
+};
+
+inline CommandResult run(const std::string& arguments) {
+  const std::string command = std::string(BATFILL_BINARY) + " " + arguments + " 2>&1";
+  CommandResult result;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return result;
+  char buffer[4096];
+  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) result.output += buffer;
+  const int status = pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+// A fresh directory for one test's outputs, under the build tree.
+inline std::string output_dir() {
+  const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  std::string name = std::string(test->test_suite_name()) + "." + test->name();
+  for (char& c : name) {
+    if (c == '/') c = '_';
+  }
+  const std::filesystem::path dir = std::filesystem::path(BATFILL_BUILD_DIR) / "test-outputs" / name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir.string();
+}
+
+using CsvRow = std::map<std::string, std::string>;
+
+// Splits one CSV line; batfill's outputs quote only the metadata column ("").
+inline std::vector<std::string> split_csv_line(const std::string& line) {
+  std::vector<std::string> fields;
+  std::string field;
+  bool quoted = false;
+  for (char c : line) {
+    if (c == '"') {
+      quoted = !quoted;
+      field += c;
+    } else if (c == ',' && !quoted) {
+      fields.push_back(field);
+      field.clear();
+    } else {
+      field += c;
+    }
+  }
+  fields.push_back(field);
+  return fields;
+}
+
+inline std::vector<std::string> read_lines(const std::string& path) {
+  std::ifstream file(path);
+  std::vector<std::string> lines;
+  std::string line;
+  while (std::getline(file, line)) lines.push_back(line);
+  return lines;
+}
+
+// Rows keyed by the header's column names.
+inline std::vector<CsvRow> read_csv(const std::string& path) {
+  const std::vector<std::string> lines = read_lines(path);
+  std::vector<CsvRow> rows;
+  if (lines.empty()) return rows;
+  const std::vector<std::string> header = split_csv_line(lines.front());
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    const std::vector<std::string> fields = split_csv_line(lines[i]);
+    CsvRow row;
+    for (std::size_t c = 0; c < header.size() && c < fields.size(); ++c) row[header[c]] = fields[c];
+    row["#fields"] = std::to_string(fields.size());
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+inline std::string read_file(const std::string& path) {
+  std::ifstream file(path);
+  std::stringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+}  // namespace batfill::cli_testing
