@@ -45,6 +45,12 @@ BatsimScheduler::BatsimScheduler(std::string policy, SchedulerOptions options, L
   make_policy(policy_);  // an unknown name fails now, not at the first message
 }
 
+std::optional<std::string> BatsimScheduler::rejection_reason(const std::string& job_id) const {
+  const auto it = jobs_.find(job_id);
+  if (it == jobs_.end() || it->second.state != JobState::kRejected) return std::nullopt;
+  return it->second.rejection_reason;
+}
+
 const SubmittedJob* BatsimScheduler::submitted_job(const std::string& id) const {
   const auto it = jobs_.find(id);
   return it == jobs_.end() ? nullptr : &it->second.job;
@@ -116,6 +122,7 @@ Message BatsimScheduler::exchange(const Message& request) {
     TrackedJob& tracked = jobs_.at(decision.job_id);
     if (decision.kind == Decision::Kind::kReject) {
       tracked.state = JobState::kRejected;
+      tracked.rejection_reason = decision.reason;
       log_.info("rejected at " + format_seconds(now) + " s: " + decision.reason);
       reply.events.push_back(stamped(now, RejectJob{decision.job_id}));
     } else {

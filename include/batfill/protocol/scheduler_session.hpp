@@ -44,6 +44,8 @@ class BatsimScheduler : public DecisionProcess {
   // and the field; the caller adds the exchange index. Throws std::logic_error if jobs would
   // wait forever on an idle machine (a core bug that would otherwise deadlock Batsim).
   Message exchange(const Message& request) override;
+  // The core's reason for a REJECT_JOB it sent (the wire message carries none).
+  std::optional<std::string> rejection_reason(const std::string& job_id) const override;
 
   // SIMULATION_ENDS has been answered: no further request is valid.
   bool finished() const { return finished_; }
@@ -65,6 +67,7 @@ class BatsimScheduler : public DecisionProcess {
   struct TrackedJob {
     SubmittedJob job;
     JobState state = JobState::kWaiting;
+    std::string rejection_reason;
   };
 
   void begin(const SimulationBegins& begins, const std::string& where);

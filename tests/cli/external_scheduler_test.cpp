@@ -1,0 +1,116 @@
+// `batfill simulate --scheduler ENDPOINT` against `batfill serve`: the embedded simulator plays
+// Batsim over ZeroMQ, batfill serve is the decision process. On the same input the external and
+// in-process runs must write byte-identical _jobs.csv (issue 3: every protocol path is then
+// exercised without a real Batsim).
+
+#include <chrono>
+#include <filesystem>
+#include <thread>
+#include <unistd.h>
+
+#include "cli_support.hpp"
+
+namespace batfill {
+namespace {
+
+using cli_testing::run;
+
+struct ExternalRun {
+  cli_testing::CommandResult simulate;
+  int serve_exit_code = -1;
+  std::string serve_log;
+};
+
+// Starts `batfill serve` in the background, runs the simulator against it, then waits (bounded)
+// for serve to exit on its own after SIMULATION_ENDS.
+ExternalRun run_external(const std::string& endpoint, const std::string& serve_options,
+                         const std::string& simulate_arguments, const std::string& dir) {
+  const std::string exit_file = dir + "/serve.exit";
+  const std::string log_file = dir + "/serve.log";
+  const std::string serve = std::string("sh -c '") + BATFILL_BINARY + " serve -s " + endpoint +
+                            " --timeout 60 " + serve_options + " > " + log_file +
+                            " 2>&1; echo $? > " + exit_file + "' &";
+  EXPECT_EQ(std::system(serve.c_str()), 0);
+  ExternalRun result;
+  result.simulate = run(simulate_arguments + " --scheduler " + endpoint + " --timeout 60");
+  for (int i = 0; i < 600 && !std::filesystem::exists(exit_file); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));  // let echo finish writing
+  const std::string code = cli_testing::read_file(exit_file);
+  if (!code.empty()) result.serve_exit_code = std::stoi(code);
+  result.serve_log = cli_testing::read_file(log_file);
+  return result;
+}
+
+struct Scenario {
+  const char* name;
+  const char* workload_arguments;
+  const char* policy;
+  friend void PrintTo(const Scenario& s, std::ostream* os) { *os << s.name; }
+};
+
+class ExternalMatchesInProcess : public ::testing::TestWithParam<Scenario> {};
+
+TEST_P(ExternalMatchesInProcess, IdenticalJobsCsv) {
+  const Scenario& scenario = GetParam();
+  const std::string dir = cli_testing::output_dir();
+  const std::string common = std::string("simulate ") + scenario.workload_arguments +
+                             " --no-progress --backfill " + scenario.policy;
+  const cli_testing::CommandResult in_process = run(common + " --output " + dir + "/in");
+  ASSERT_EQ(in_process.exit_code, 0) << in_process.output;
+
+  // ipc:// keeps parallel test runs from competing for TCP ports; socket paths are limited to
+  // 107 characters, so the socket lives in /tmp rather than beside the outputs.
+  const std::string endpoint = "ipc:///tmp/batfill-test-" + std::to_string(getpid()) + "-" +
+                               scenario.name + ".sock";
+  const ExternalRun external = run_external(endpoint, std::string("--backfill ") + scenario.policy,
+                                            common + " --output " + dir + "/ext", dir);
+  ASSERT_EQ(external.simulate.exit_code, 0) << external.simulate.output << external.serve_log;
+  EXPECT_EQ(external.serve_exit_code, 0) << external.serve_log;
+  const std::string expected = cli_testing::read_file(dir + "/in_jobs.csv");
+  EXPECT_FALSE(expected.empty());
+  EXPECT_EQ(cli_testing::read_file(dir + "/ext_jobs.csv"), expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    BundledWorkloads, ExternalMatchesInProcess,
+    ::testing::Values(Scenario{"tiny_swf_easy", "workloads/tiny.swf", "easy"},
+                      Scenario{"tiny_json_conservative", "workloads/tiny_batsim.json", "conservative"},
+                      Scenario{"lublin_easy", "workloads/lublin_256.swf", "easy"},
+                      Scenario{"lublin_none", "workloads/lublin_256.swf", "none"},
+                      Scenario{"drevt_conservative", "workloads/drevt-huge_2000jobs.csv --nodes 400",
+                               "conservative"},
+                      Scenario{"drevt_easy_classic", "workloads/drevt-huge_2000jobs.csv --nodes 400",
+                               "easy-classic"},
+                      Scenario{"drevt_conservative_classic",
+                               "workloads/drevt-huge_2000jobs.csv --nodes 400",
+                               "conservative-classic"}),
+    [](const ::testing::TestParamInfo<Scenario>& info) { return std::string(info.param.name); });
+
+// One run over TCP on the loopback, as a user would start it beside Batsim.
+TEST(ExternalScheduler, WorksOverLoopbackTcp) {
+  const std::string dir = cli_testing::output_dir();
+  const int port = 29000 + static_cast<int>(getpid() % 2000);
+  const ExternalRun external =
+      run_external("tcp://127.0.0.1:" + std::to_string(port), "-v easy_bf",
+                   "simulate workloads/tiny.swf --no-progress --output " + dir + "/ext", dir);
+  ASSERT_EQ(external.simulate.exit_code, 0) << external.simulate.output << external.serve_log;
+  EXPECT_EQ(external.serve_exit_code, 0) << external.serve_log;
+  EXPECT_NE(external.serve_log.find("easy-classic"), std::string::npos) << external.serve_log;
+}
+
+// A scheduler that never answers: the simulator gives up with a message naming the endpoint
+// instead of hanging.
+TEST(ExternalScheduler, SilentSchedulerTimesOut) {
+  const std::string dir = cli_testing::output_dir();
+  const cli_testing::CommandResult result =
+      run("simulate workloads/tiny.swf --no-progress --output " + dir +
+          "/x --scheduler ipc:///tmp/batfill-test-nobody-" + std::to_string(getpid()) +
+          ".sock --timeout 0.3");
+  EXPECT_NE(result.exit_code, 0);
+  EXPECT_NE(result.output.find("nobody"), std::string::npos) << result.output;
+}
+
+}  // namespace
+}  // namespace batfill
