@@ -1,7 +1,6 @@
 #include "batfill/core/availability_profile.hpp"
 
 #include <algorithm>
-#include <iterator>
 
 namespace batfill {
 
@@ -9,58 +8,84 @@ Time occupancy(const Job& job) {
   return job.has_time_limit() ? std::max<Time>(job.time_limit, 1) : kNever;
 }
 
-AvailabilityProfile::AvailabilityProfile(int capacity, Time origin) { free_.emplace(origin, capacity); }
-
-int AvailabilityProfile::free_at(Time time) const {
-  auto step = free_.upper_bound(time);
-  return step == free_.begin() ? step->second : std::prev(step)->second;
+AvailabilityProfile::AvailabilityProfile(int capacity, Time origin) {
+  free_.emplace_back(origin, capacity);
 }
 
-std::map<Time, int>::iterator AvailabilityProfile::split_at(Time time) {
-  auto next = free_.upper_bound(time);
-  auto step = std::prev(next);
-  if (step->first == time) return step;
-  return free_.emplace_hint(next, time, step->second);
+std::size_t AvailabilityProfile::step_at(Time time) const {
+  const auto after = std::upper_bound(free_.begin(), free_.end(), time,
+                                      [](Time t, const Step& step) { return t < step.first; });
+  return after == free_.begin() ? 0 : static_cast<std::size_t>(after - free_.begin()) - 1;
 }
 
-void AvailabilityProfile::merge_with_previous(std::map<Time, int>::iterator step) {
-  if (step == free_.end() || step == free_.begin()) return;
-  if (std::prev(step)->second == step->second) free_.erase(step);
+int AvailabilityProfile::free_at(Time time) const { return free_[step_at(time)].second; }
+
+std::size_t AvailabilityProfile::split_at(Time time) {
+  const std::size_t step = step_at(time);
+  if (free_[step].first == time) return step;
+  free_.insert(free_.begin() + static_cast<std::ptrdiff_t>(step) + 1, {time, free_[step].second});
+  return step + 1;
+}
+
+bool AvailabilityProfile::merge_with_previous(std::size_t step) {
+  if (step == 0 || step >= free_.size() || free_[step - 1].second != free_[step].second) {
+    return false;
+  }
+  free_.erase(free_.begin() + static_cast<std::ptrdiff_t>(step));
+  return true;
 }
 
 void AvailabilityProfile::add(Time start, Time end, int delta) {
   start = std::max(start, origin());
   if (end <= start || delta == 0) return;
-  const auto first = split_at(start);
-  const auto last = end == kNever ? free_.end() : split_at(end);
-  for (auto step = first; step != last; ++step) step->second += delta;
+  const std::size_t first = split_at(start);
+  const std::size_t last = end == kNever ? free_.size() : split_at(end);
+  for (std::size_t step = first; step < last; ++step) free_[step].second += delta;
   // Equal neighbours are merged so the profile stays as small as the rectangles it holds.
   merge_with_previous(last);
   merge_with_previous(first);
 }
 
-Time AvailabilityProfile::earliest_fit(Time from, Time duration, int nodes, Time not_after) const {
+Time AvailabilityProfile::first_fit(Time from, Time duration, int nodes, Time latest,
+                                     const Slot& own) const {
+  const Time own_end = add_saturating(own.start, own.duration);
+  // Free nodes of a step, counting the rectangle being moved as not there (its boundaries are
+  // breakpoints, so a step is either inside it or outside).
+  auto free_in = [&](const Step& step) {
+    const bool in_own = step.first >= own.start && step.first < own_end;
+    return step.second + (in_own ? own.nodes : 0);
+  };
   Time candidate = std::max(from, origin());
-  auto step = std::prev(free_.upper_bound(candidate));
-  for (; step != free_.end(); ++step) {
+  for (std::size_t step = step_at(candidate); step < free_.size(); ++step) {
     // Every step from `candidate` up to this one had enough nodes.
-    if (step->first >= add_saturating(candidate, duration)) return candidate;
-    if (step->second >= nodes) continue;
-    const auto next = std::next(step);
-    if (next == free_.end()) return not_after;  // kNever unless the caller knows a fit
-    candidate = next->first;
-    if (candidate > not_after) return not_after;
+    if (free_[step].first >= add_saturating(candidate, duration)) return candidate;
+    if (free_in(free_[step]) >= nodes) continue;
+    if (step + 1 == free_.size() || free_[step + 1].first > latest) return latest;
+    candidate = free_[step + 1].first;
   }
   return candidate;  // the last step lasts for ever and has enough nodes
 }
 
+Time AvailabilityProfile::earliest_fit(Time from, Time duration, int nodes) const {
+  return first_fit(from, duration, nodes, kNever, Slot{});
+}
+
+Time AvailabilityProfile::earliest_move(Time from, Time start, Time duration, int nodes) {
+  // Merging may have dropped the rectangle's boundaries; restore them for the search only.
+  const Time end = add_saturating(start, duration);
+  std::size_t first = split_at(start);
+  const std::size_t last = end == kNever ? free_.size() : split_at(end);
+  const Time moved = first_fit(from, duration, nodes, start, Slot{start, duration, nodes});
+  merge_with_previous(last);
+  merge_with_previous(first);
+  return moved;
+}
+
 void AvailabilityProfile::advance_to(Time now) {
   if (now <= origin()) return;
-  const auto after = free_.upper_bound(now);
-  const int free_now = std::prev(after)->second;
-  free_.erase(free_.begin(), after);
-  free_.emplace_hint(after, now, free_now);
-  merge_with_previous(free_.upper_bound(now));
+  const std::size_t step = step_at(now);
+  free_.erase(free_.begin(), free_.begin() + static_cast<std::ptrdiff_t>(step));
+  free_.front().first = now;
 }
 
 }  // namespace batfill

@@ -2,13 +2,16 @@
 // Free nodes over time as a step function, for planners that hold reservations for future
 // jobs (conservative backfilling's profile, Feitelson & Weil 1998; notes §4).
 //
-// A job occupies a rectangle: `nodes` nodes over [start, end). Only breakpoints are stored,
-// so taking or giving back a rectangle costs O(log n + k) for the k breakpoints it spans, and
-// the search for the earliest slot walks the steps from the requested time onwards. The
-// profile forgets everything before its origin: planning never looks into the past.
+// A job occupies a rectangle: `nodes` nodes over [start, end). Only the steps are stored,
+// sorted in one vector: the searches for an earliest slot walk them from the requested time
+// on, and compression runs one search per waiting job, so contiguous steps matter more than
+// cheap inserts (a std::map spent most of a CTC-SP2 replay chasing pointers). Taking or giving
+// back a rectangle is a binary search plus a shift of the steps after it. The profile forgets
+// everything before its origin: planning never looks into the past.
 
 #include <cstddef>
-#include <map>
+#include <utility>
+#include <vector>
 
 #include "batfill/core/job.hpp"
 #include "batfill/core/time.hpp"
@@ -25,10 +28,12 @@ class AvailabilityProfile {
   // `capacity` free nodes at every time from `origin` on.
   AvailabilityProfile(int capacity, Time origin);
 
-  Time origin() const { return free_.begin()->first; }
+  Time origin() const { return free_.front().first; }
   // Free nodes at `time` (times before the origin read as the origin).
   int free_at(Time time) const;
-  std::size_t step_count() const { return free_.size(); }
+  // (start, free nodes until the next start), by start; the last step lasts for ever.
+  using Step = std::pair<Time, int>;
+  const std::vector<Step>& steps() const { return free_; }
 
   // Takes / gives back `nodes` nodes over [start, end); end may be kNever ("for ever"). The
   // part before the origin is ignored: it is history. A profile may go below zero only when
@@ -37,22 +42,32 @@ class AvailabilityProfile {
   void release(Time start, Time end, int nodes) { add(start, end, nodes); }
 
   // The earliest start >= max(from, origin) at which `nodes` nodes stay free over
-  // [start, start + duration), duration > 0; kNever if no such start exists. A slot may end exactly where another rectangle begins. The search
-  // stops at `not_after` and returns it when no earlier start fits (callers pass a start
-  // known to fit, which keeps compression from walking the whole profile).
-  Time earliest_fit(Time from, Time duration, int nodes, Time not_after = kNever) const;
+  // [start, start + duration), duration > 0; kNever if there is none. A slot may end exactly
+  // where another rectangle begins.
+  Time earliest_fit(Time from, Time duration, int nodes) const;
+
+  // Where a rectangle already in the profile at [start, start + duration) could move: the
+  // earliest fit from `from` as if it were taken out, never later than `start` (where it fits).
+  // Moves nothing, so a compression that finds no earlier slot costs only the search.
+  Time earliest_move(Time from, Time start, Time duration, int nodes);
 
   // Moves the origin forward to `now`, dropping the steps before it.
   void advance_to(Time now);
 
  private:
+  struct Slot {
+    Time start = 0;
+    Time duration = 0;
+    int nodes = 0;
+  };
+  Time first_fit(Time from, Time duration, int nodes, Time latest, const Slot& own) const;
   void add(Time start, Time end, int delta);
-  std::map<Time, int>::iterator split_at(Time time);
-  void merge_with_previous(std::map<Time, int>::iterator step);
+  std::size_t step_at(Time time) const;  // the step holding `time` (the first if before it)
+  std::size_t split_at(Time time);       // makes `time` a step start; returns that step
+  bool merge_with_previous(std::size_t step);
 
-  // free_[t] = free nodes from t up to the next key; the first key is the origin and the last
-  // step lasts for ever.
-  std::map<Time, int> free_;
+  std::vector<Step> free_;  // never empty; the first step starts at the origin
+
 };
 
 }  // namespace batfill

@@ -17,18 +17,20 @@
 // due and starts as soon as it does, possibly over-committing the plan until compression.
 
 #include <optional>
+#include <set>
 #include <unordered_map>
 
 #include "batfill/core/availability_profile.hpp"
+#include "batfill/core/freed_capacity_log.hpp"
 #include "batfill/core/policy.hpp"
 
 namespace batfill {
 namespace {
 
-struct Rectangle {
+struct Reservation {
   Time start = 0;
   Time end = 0;
-  int nodes = 0;
+  FreedCapacityLog::Version placed_at = 0;  // log version when this slot was chosen
 };
 
 // Everything planned, from the current instant on. Copyable, so that a waiting-time estimate
@@ -40,7 +42,10 @@ class Plan {
   void finish(const Job& job) {
     const auto it = running_.find(job.id);
     if (it == running_.end()) return;
-    take_out(it->second);  // only the part from the last instant on is still in the profile
+    // Only the part from the last instant on is still in the profile. What lies after the
+    // next instant is capacity freed for compression (an early completion).
+    profile_.release(it->second.start, it->second.end, job.nodes);
+    freed_until_ = std::max(freed_until_, it->second.end);
     running_.erase(it);
     compression_due_ = true;
   }
@@ -48,50 +53,85 @@ class Plan {
   // Brings the plan to `view.now`: compression after completions, then the new jobs.
   void catch_up(const SchedulingView& view) {
     profile_.advance_to(view.now);
+    if (freed_until_ > view.now) freed_.record(view.now);
+    freed_until_ = view.now;
     if (compression_due_) {
       for (const Job* job : *view.queue) {
         const auto it = reserved_.find(job->id);
-        if (it == reserved_.end()) continue;  // new, planned below
-        take_out(it->second);
-        // Its own slot still fits, so the search stops there: it never moves later. (A slot
-        // already in the past, of a job kept from starting, gets the earliest slot from now.)
-        const Time old_start = it->second.start;
-        it->second = put_in(*job, view.now, old_start >= view.now ? old_start : kNever);
+        if (it != reserved_.end()) compress(*job, it->second, view.now);
       }
       compression_due_ = false;
     }
-    for (const Job* job : *view.queue) {
-      if (reserved_.count(job->id) == 0) reserved_.emplace(job->id, put_in(*job, view.now, kNever));
+    if (reserved_.size() < view.queue->size()) {
+      for (const Job* job : *view.queue) {
+        if (reserved_.count(job->id) == 0) reserved_.emplace(job->id, place(*job, view.now));
+      }
     }
   }
 
   Time reserved_start(const Job& job) const { return reserved_.at(job.id).start; }
+  // How many waiting jobs have a slot at or before `now`.
+  std::size_t due_count(Time now) const {
+    return static_cast<std::size_t>(std::distance(starts_.begin(), starts_.upper_bound(now)));
+  }
 
   void start(const Job& job, Time now) {
     const auto it = reserved_.find(job.id);
-    Rectangle running = it->second;
-    if (running.start != now) {  // a slot already past, of a job kept from starting
-      take_out(running);
-      running = put_at(job, now);
+    Reservation slot = it->second;
+    starts_.erase(starts_.find(slot.start));
+    if (slot.start != now) {  // a past slot, of a job kept from starting: it runs from now
+      profile_.release(slot.start, slot.end, job.nodes);
+      slot.start = now;
+      slot.end = add_saturating(now, occupancy(job));
+      profile_.reserve(slot.start, slot.end, job.nodes);
     }
-    running_.emplace(job.id, running);
+    running_.emplace(job.id, slot);
     reserved_.erase(it);
   }
 
  private:
-  Rectangle put_in(const Job& job, Time now, Time known_fit) {
-    return put_at(job, profile_.earliest_fit(now, occupancy(job), job.nodes, known_fit));
+  // Moves the job to its earliest slot with all others in place. Two cheap tests first tell
+  // that it cannot move: no capacity was freed before its planned end since its slot was
+  // chosen (the slot was the earliest fit then, and adding rectangles only takes nodes), or no
+  // instant before its slot even has its nodes free.
+  void compress(const Job& job, Reservation& slot, Time now) {
+    if (slot.start == now) return;
+    const Reservation old = slot;
+    if (slot.start < now) {  // a past slot, of a job kept from starting: plan it from now
+      take_out(job, old);
+      slot = place(job, now);
+      freed_.record(now);
+      return;
+    }
+    if (freed_.earliest_since(slot.placed_at) >= slot.end) return;
+    const Time start = profile_.earliest_move(now, slot.start, occupancy(job), job.nodes);
+    if (start == slot.start) return;
+    take_out(job, old);
+    slot = put_at(job, start);
+    const Time freed_from = std::max(old.start, slot.end);
+    freed_.record(freed_from);
   }
-  Rectangle put_at(const Job& job, Time start) {
-    const Rectangle r{start, add_saturating(start, occupancy(job)), job.nodes};
-    profile_.reserve(r.start, r.end, r.nodes);
-    return r;
+
+  Reservation place(const Job& job, Time now) {
+    return put_at(job, profile_.earliest_fit(now, occupancy(job), job.nodes));
   }
-  void take_out(const Rectangle& r) { profile_.release(r.start, r.end, r.nodes); }
+  Reservation put_at(const Job& job, Time start) {
+    const Reservation slot{start, add_saturating(start, occupancy(job)), freed_.version()};
+    profile_.reserve(slot.start, slot.end, job.nodes);
+    starts_.insert(slot.start);
+    return slot;
+  }
+  void take_out(const Job& job, const Reservation& slot) {
+    profile_.release(slot.start, slot.end, job.nodes);
+    starts_.erase(starts_.find(slot.start));
+  }
 
   AvailabilityProfile profile_;
-  std::unordered_map<JobId, Rectangle> reserved_;  // waiting jobs
-  std::unordered_map<JobId, Rectangle> running_;   // started by this policy
+  std::unordered_map<JobId, Reservation> reserved_;  // waiting jobs
+  std::multiset<Time> starts_;                       // their slots, to find the due ones fast
+  std::unordered_map<JobId, Reservation> running_;   // started by this policy
+  FreedCapacityLog freed_;
+  Time freed_until_ = 0;  // end of what completions since the last instant gave back
   bool compression_due_ = false;
 };
 
@@ -102,9 +142,12 @@ class ConservativeClassic final : public Policy {
     plan_->catch_up(view);
     std::vector<const Job*> started;
     int free_nodes = view.free_nodes;
-    for (const Job* job : *view.queue) {
-      if (free_nodes == 0) break;
-      if (plan_->reserved_start(*job) > view.now || job->nodes > free_nodes) continue;
+    std::size_t due = plan_->due_count(view.now);
+    for (auto it = view.queue->begin(); due > 0 && free_nodes > 0 && it != view.queue->end(); ++it) {
+      const Job* job = *it;
+      if (plan_->reserved_start(*job) > view.now) continue;
+      --due;
+      if (job->nodes > free_nodes) continue;
       free_nodes -= job->nodes;
       plan_->start(*job, view.now);
       started.push_back(job);

@@ -1,0 +1,47 @@
+#pragma once
+// When and from what time capacity was given back in a plan. Conservative backfilling's
+// compression uses it to skip the reservations that cannot move: a slot chosen as the earliest
+// fit can only get an earlier fit if some capacity was freed before its end since then (adding
+// rectangles only takes nodes).
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "batfill/core/time.hpp"
+
+namespace batfill {
+
+class FreedCapacityLog {
+ public:
+  using Version = std::uint64_t;
+
+  // Increases with every record; store it with whatever is planned now.
+  Version version() const { return version_; }
+
+  // Capacity was freed from `time` on.
+  void record(Time time) {
+    ++version_;
+    // An older entry freed from no earlier is answered by this one for every later question.
+    while (!entries_.empty() && entries_.back().time >= time) entries_.pop_back();
+    entries_.push_back({version_, time});
+  }
+
+  // The earliest time from which capacity was freed after `version`; kNever if none was.
+  Time earliest_since(Version version) const {
+    const auto first_after = std::upper_bound(
+        entries_.begin(), entries_.end(), version,
+        [](Version v, const Entry& entry) { return v < entry.version; });
+    return first_after == entries_.end() ? kNever : first_after->time;
+  }
+
+ private:
+  struct Entry {
+    Version version;
+    Time time;
+  };
+  std::vector<Entry> entries_;  // versions and times both strictly increasing
+  Version version_ = 0;
+};
+
+}  // namespace batfill
