@@ -101,9 +101,18 @@ std::vector<Decision> Scheduler::schedule(Time now) {
     decisions.push_back(std::move(decision));
     running_.emplace(job->id, std::move(running));
   }
-  queue_.erase(std::remove_if(queue_.begin(), queue_.end(),
-                              [&](const Job* job) { return started.count(job) != 0; }),
-               queue_.end());
+  // Started jobs sit near the front of a long queue: compact only up to the last of them.
+  std::size_t to_remove = started.size();
+  auto kept = queue_.begin();
+  auto it = queue_.begin();
+  for (; it != queue_.end() && to_remove > 0; ++it) {
+    if (started.count(*it) != 0) {
+      --to_remove;
+    } else {
+      *kept++ = *it;
+    }
+  }
+  queue_.erase(kept, it);
   for (const Decision& decision : decisions) {
     if (decision.kind == Decision::Kind::kExecute) waiting_.erase(decision.job_id);
   }

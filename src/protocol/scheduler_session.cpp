@@ -11,12 +11,18 @@
 namespace batfill::protocol {
 namespace {
 
-std::string where_of(std::size_t index, const EventData& data) {
-  return "event " + std::to_string(index) + " (" + event_type_name(data) + ")";
+}  // namespace
+
+// "event 2 (JOB_COMPLETED)", built only when an error or a log line needs it: this runs for
+// every event of every message.
+std::string EventPosition::text() const {
+  return "event " + std::to_string(index) + " (" + event_type_name(*data) + ")";
 }
 
-[[noreturn]] void fail(const std::string& where, const std::string& what) {
-  throw ProtocolError(where + ": " + what);
+namespace {
+
+[[noreturn]] void fail(const EventPosition& where, const std::string& what) {
+  throw ProtocolError(where.text() + ": " + what);
 }
 
 Event stamped(Time now, EventData data) {
@@ -61,14 +67,14 @@ Message BatsimScheduler::exchange(const Message& request) {
   const Time now = request.now;
 
   // Sort the events into the steps of one instant; the message order does not matter.
-  std::vector<std::pair<std::string, const JobCompleted*>> completions;
-  std::vector<std::pair<std::string, const SubmittedJob*>> submissions;
-  std::vector<std::pair<std::string, const BatsimNotify*>> notifications;
+  std::vector<std::pair<EventPosition, const JobCompleted*>> completions;
+  std::vector<std::pair<EventPosition, const SubmittedJob*>> submissions;
+  std::vector<std::pair<EventPosition, const BatsimNotify*>> notifications;
   std::vector<const EstimateWaitingTimeQuery*> queries;
   bool ends = false;
   for (std::size_t i = 0; i < request.events.size(); ++i) {
     const EventData& data = request.events[i].data;
-    const std::string where = where_of(i, data);
+    const EventPosition where{i, &data};
     if (const auto* begins = std::get_if<SimulationBegins>(&data)) {
       if (started()) fail(where, "the simulation has already begun");
       begin(*begins, where);
@@ -86,13 +92,13 @@ Message BatsimScheduler::exchange(const Message& request) {
     } else if (const auto* killed = std::get_if<JobKilled>(&data)) {
       // batfill never sends KILL_JOB; the machines came back with the JOB_COMPLETED that Batsim
       // sends before this acknowledgment (notes §3.3).
-      for (const std::string& id : killed->job_ids) log_.info(where + ": job '" + id + "' killed");
+      for (const std::string& id : killed->job_ids) log_.info(where.text() + ": job '" + id + "' killed");
     } else if (std::holds_alternative<RequestedCall>(data)) {
-      log_.debug(where + ": requested call, one scheduling pass");
+      if (log_.debugging()) log_.debug(where.text() + ": requested call, one scheduling pass");
     } else if (std::holds_alternative<ResourceStateChanged>(data) ||
                std::holds_alternative<BatsimAnswer>(data)) {
       // Replies to requests batfill never makes (power states, energy): nothing depends on them.
-      log_.warning(where + ": not expected by batfill, ignored");
+      log_.warning(where.text() + ": not expected by batfill, ignored");
     } else if (std::holds_alternative<SimulationEnds>(data)) {
       ends = true;
     } else {
@@ -127,8 +133,10 @@ Message BatsimScheduler::exchange(const Message& request) {
       reply.events.push_back(stamped(now, RejectJob{decision.job_id}));
     } else {
       tracked.state = JobState::kRunning;
-      log_.debug("start " + decision.job_id + " at " + format_seconds(now) + " s on " +
-                 to_string(decision.machines));
+      if (log_.debugging()) {
+        log_.debug("start " + decision.job_id + " at " + format_seconds(now) + " s on " +
+                   to_string(decision.machines));
+      }
       reply.events.push_back(stamped(now, ExecuteJob{decision.job_id, decision.machines}));
     }
   }
@@ -140,7 +148,7 @@ Message BatsimScheduler::exchange(const Message& request) {
   return reply;
 }
 
-void BatsimScheduler::begin(const SimulationBegins& begins, const std::string& where) {
+void BatsimScheduler::begin(const SimulationBegins& begins, const EventPosition& where) {
   const int machines = begins.nb_compute_resources;
   if (machines <= 0) fail(where, "field 'nb_compute_resources' must be > 0");
   apply_sched_config(begins.sched_config, where);
@@ -174,7 +182,7 @@ void BatsimScheduler::begin(const SimulationBegins& begins, const std::string& w
             to_string(options_.allocation));
 }
 
-void BatsimScheduler::apply_sched_config(const std::string& text, const std::string& where) {
+void BatsimScheduler::apply_sched_config(const std::string& text, const EventPosition& where) {
   if (text.empty()) return;
   const std::string field = "field 'config.sched-config'";
   rapidjson::Document config;
@@ -206,7 +214,7 @@ void BatsimScheduler::apply_sched_config(const std::string& text, const std::str
   }
 }
 
-void BatsimScheduler::complete(const JobCompleted& completed, const std::string& where) {
+void BatsimScheduler::complete(const JobCompleted& completed, const EventPosition& where) {
   const auto it = jobs_.find(completed.job_id);
   const std::string job = "job '" + completed.job_id + "'";
   if (it == jobs_.end()) fail(where, "field 'job_id': " + job + " was never submitted");
@@ -221,19 +229,19 @@ void BatsimScheduler::complete(const JobCompleted& completed, const std::string&
       break;
   }
   if (!completed.alloc.empty() && completed.alloc != scheduler_->machines_of(completed.job_id)) {
-    log_.warning(where + ": " + job + " ran on '" + to_string(completed.alloc) +
+    log_.warning(where.text() + ": " + job + " ran on '" + to_string(completed.alloc) +
                  "' by Batsim's account but was given '" +
                  to_string(scheduler_->machines_of(completed.job_id)) + "'");
   }
   // Walltime reached, killed and failed jobs free their machines exactly like finished ones.
-  if (completed.job_state != "COMPLETED_SUCCESSFULLY") {
-    log_.debug(where + ": " + job + " ended " + completed.job_state);
+  if (log_.debugging() && completed.job_state != "COMPLETED_SUCCESSFULLY") {
+    log_.debug(where.text() + ": " + job + " ended " + completed.job_state);
   }
   scheduler_->complete(completed.job_id);
   it->second.state = JobState::kCompleted;
 }
 
-void BatsimScheduler::submit(std::vector<std::pair<std::string, const SubmittedJob*>>& submissions,
+void BatsimScheduler::submit(std::vector<std::pair<EventPosition, const SubmittedJob*>>& submissions,
                              Time now) {
   std::unordered_set<std::string> in_message;
   for (const auto& [where, job] : submissions) {
@@ -256,7 +264,7 @@ void BatsimScheduler::submit(std::vector<std::pair<std::string, const SubmittedJ
   }
 }
 
-void BatsimScheduler::notify(const BatsimNotify& notification, const std::string& where) {
+void BatsimScheduler::notify(const BatsimNotify& notification, const EventPosition& where) {
   const bool unavailable = notification.type == "event_machine_unavailable";
   if (unavailable || notification.type == "event_machine_available") {
     const MachineSet all = machine_range(0, scheduler_->machine_count() - 1);
@@ -270,15 +278,15 @@ void BatsimScheduler::notify(const BatsimNotify& notification, const std::string
     } else {
       scheduler_->mark_available(notification.resources);
     }
-    log_.info(where + ": machines " + to_string(notification.resources) +
+    log_.info(where.text() + ": machines " + to_string(notification.resources) +
               (unavailable ? " unavailable" : " available"));
   } else if (notification.type == "no_more_external_event_to_occur") {
     no_more_external_events_ = true;
   } else if (notification.type == "no_more_static_job_to_submit") {
-    log_.debug(where + ": no more static jobs");
+    if (log_.debugging()) log_.debug(where.text() + ": no more static jobs");
   } else {
     // User events are forwarded only with --forward-unknown-events and mean nothing to batfill.
-    log_.warning(where + ": unknown NOTIFY type '" + notification.type + "' ignored");
+    log_.warning(where.text() + ": unknown NOTIFY type '" + notification.type + "' ignored");
   }
 }
 

@@ -228,13 +228,15 @@ class BatsimStandIn {
   // parallel job ends, whichever comes first.
   Time wait_for_next_instant() {
     const Time next = next_timed_event();
-    std::unique_lock<sg4::Mutex> lock(*mutex_);
+    // SimGrid actors run one at a time and only switch inside SimGrid calls, so the shared
+    // completion list needs the mutex only around the wait on the condition variable; locking
+    // is a simcall, too costly for every instant of a delay-only trace.
     if (parallel_running_ == 0) {
       if (next == kNever) throw_deadlock();
-      lock.unlock();
       if (next > last_now_) sg4::this_actor::sleep_until(to_seconds(next));
       return last_now_ = std::max(last_now_, next);
     }
+    std::unique_lock<sg4::Mutex> lock(*mutex_);
     while (parallel_finished_.empty()) {
       if (next == kNever) {
         parallel_done_->wait(lock);
@@ -271,14 +273,11 @@ class BatsimStandIn {
       ended.push_back(delay_completions_.top());
       delay_completions_.pop();
     }
-    {
-      std::unique_lock<sg4::Mutex> lock(*mutex_);
-      for (const Completion& completion : parallel_finished_) {
-        ended.push_back({std::min(completion.time, now), completion.job, completion.state});
-      }
-      parallel_running_ -= static_cast<int>(parallel_finished_.size());
-      parallel_finished_.clear();
+    for (const Completion& completion : parallel_finished_) {
+      ended.push_back({std::min(completion.time, now), completion.job, completion.state});
     }
+    parallel_running_ -= static_cast<int>(parallel_finished_.size());
+    parallel_finished_.clear();
     std::sort(ended.begin(), ended.end(), [this](const Completion& a, const Completion& b) {
       if (a.time != b.time) return a.time < b.time;
       return job_id_less(jobs_[a.job].batsim_id, jobs_[b.job].batsim_id);

@@ -29,6 +29,13 @@
 
 namespace batfill::protocol {
 
+// Where an event sits in its request, for error messages.
+struct EventPosition {
+  std::size_t index = 0;
+  const EventData* data = nullptr;
+  std::string text() const;
+};
+
 class BatsimScheduler : public DecisionProcess {
  public:
   // `policy` is a name from registered_policies(); throws std::invalid_argument otherwise.
@@ -70,11 +77,11 @@ class BatsimScheduler : public DecisionProcess {
     std::string rejection_reason;
   };
 
-  void begin(const SimulationBegins& begins, const std::string& where);
-  void apply_sched_config(const std::string& text, const std::string& where);
-  void complete(const JobCompleted& completed, const std::string& where);
-  void submit(std::vector<std::pair<std::string, const SubmittedJob*>>& submissions, Time now);
-  void notify(const BatsimNotify& notify, const std::string& where);
+  void begin(const SimulationBegins& begins, const EventPosition& where);
+  void apply_sched_config(const std::string& text, const EventPosition& where);
+  void complete(const JobCompleted& completed, const EventPosition& where);
+  void submit(std::vector<std::pair<EventPosition, const SubmittedJob*>>& submissions, Time now);
+  void notify(const BatsimNotify& notify, const EventPosition& where);
   void check_liveness() const;
 
   std::string policy_;
