@@ -1,0 +1,81 @@
+// The command line: batfill's own --backfill/--order/--alloc and batsched's spellings
+// (-v/--variant, -o/--queue_order, -p/--policy, --variant_options), as issue 4 asks: a user
+// replaces `batsched -v easy_bf` with `batfill serve -v easy_bf` and nothing else changes.
+
+#include "cli_support.hpp"
+
+namespace batfill {
+namespace {
+
+using cli_testing::run;
+
+// The summary's first line names the policy, order and allocation rule in force.
+std::string settings_line(const std::string& options) {
+  const cli_testing::CommandResult result =
+      run("simulate workloads/tiny.swf --no-progress --output " + cli_testing::output_dir() +
+          "/x " + options);
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  return result.output.substr(0, result.output.find('\n'));
+}
+
+TEST(BatschedAliases, VariantsMapToBatfillPolicies) {
+  EXPECT_NE(settings_line("-v easy_bf").find("batfill easy-classic,"), std::string::npos);
+  EXPECT_NE(settings_line("--variant conservative_bf").find("batfill conservative-classic,"),
+            std::string::npos);
+  EXPECT_NE(settings_line("-v fcfs").find("batfill none,"), std::string::npos);
+  EXPECT_NE(settings_line("-v fcfs_fast").find("batfill none,"), std::string::npos);
+  EXPECT_NE(settings_line("-v conservative").find("batfill conservative,"), std::string::npos);
+}
+
+TEST(BatschedAliases, QueueOrderAndMachineChoice) {
+  const std::string line = settings_line("-o asc_size -p contiguous");
+  EXPECT_NE(line.find("order asc_size"), std::string::npos) << line;
+  EXPECT_NE(line.find("alloc contiguous"), std::string::npos) << line;
+  EXPECT_NE(settings_line("-p basic").find("alloc lowest"), std::string::npos);
+  EXPECT_NE(settings_line("--queue_order desc_bounded_slowdown").find("order desc_bounded_slowdown"),
+            std::string::npos);
+}
+
+TEST(BatschedAliases, VariantOptionsJson) {
+  const std::string line =
+      settings_line("--variant_options '{\"backfill\":\"conservative\",\"order\":\"lcfs\"}'");
+  EXPECT_NE(line.find("batfill conservative, order lcfs"), std::string::npos) << line;
+}
+
+TEST(BatschedAliases, UnknownVariantListsWhatExists) {
+  const cli_testing::CommandResult result =
+      run("simulate workloads/tiny.swf --output " + cli_testing::output_dir() + "/x -v filler");
+  EXPECT_NE(result.exit_code, 0);
+  EXPECT_NE(result.output.find("'filler'"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("easy_bf"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("conservative-classic"), std::string::npos) << result.output;
+}
+
+TEST(BatschedAliases, PolicyMeansMachineChoiceNotAlgorithm) {
+  const cli_testing::CommandResult result =
+      run("simulate workloads/tiny.swf --output " + cli_testing::output_dir() + "/x -p easy");
+  EXPECT_NE(result.exit_code, 0);
+  EXPECT_NE(result.output.find("basic, contiguous"), std::string::npos) << result.output;
+}
+
+TEST(BatschedAliases, ConflictingSpellingsAreRefused) {
+  const cli_testing::CommandResult result = run(
+      "simulate workloads/tiny.swf --output " + cli_testing::output_dir() +
+      "/x --backfill easy -v conservative_bf");
+  EXPECT_NE(result.exit_code, 0);
+  EXPECT_NE(result.output.find("conflicting"), std::string::npos) << result.output;
+}
+
+TEST(Help, ServeAndSimulateDescribeTheirOptions) {
+  const cli_testing::CommandResult serve = run("serve --help");
+  EXPECT_EQ(serve.exit_code, 0);
+  EXPECT_NE(serve.output.find("--socket-endpoint"), std::string::npos);
+  EXPECT_NE(serve.output.find("--variant"), std::string::npos);
+  const cli_testing::CommandResult simulate = run("simulate --help");
+  EXPECT_EQ(simulate.exit_code, 0);
+  EXPECT_NE(simulate.output.find("--platform"), std::string::npos);
+  EXPECT_NE(run("frobnicate").exit_code, 0);
+}
+
+}  // namespace
+}  // namespace batfill
