@@ -57,9 +57,9 @@ inline std::vector<TraceJob> trace_in_seconds(std::initializer_list<std::vector<
 }
 
 inline ReplayResult replay(const std::vector<TraceJob>& trace, int machine_count,
-                           const std::string& policy, SchedulerOptions options = {},
+                           std::unique_ptr<Policy> policy, SchedulerOptions options = {},
                            ReplayObserver* observer = nullptr) {
-  Scheduler scheduler(machine_count, make_policy(policy), options);
+  Scheduler scheduler(machine_count, std::move(policy), options);
   std::map<Time, std::vector<Job>> submissions;
   std::map<JobId, Time> run_for;  // min(runtime, time_limit): stopped at the limit
   for (const TraceJob& t : trace) {
@@ -111,6 +111,12 @@ inline ReplayResult replay(const std::vector<TraceJob>& trace, int machine_count
   }
   if (scheduler.waiting_count() != 0) throw std::logic_error("replay ended with jobs waiting");
   return result;
+}
+
+inline ReplayResult replay(const std::vector<TraceJob>& trace, int machine_count,
+                           const std::string& policy, SchedulerOptions options = {},
+                           ReplayObserver* observer = nullptr) {
+  return replay(trace, machine_count, make_policy(policy), options, observer);
 }
 
 }  // namespace batfill::testing
