@@ -1,0 +1,95 @@
+// The embedded simulator on a Batsim platform file, with the profile types it executes:
+// parallel tasks run by SimGrid and stopped at their walltime, zero-length delays, failing
+// profiles, and unsupported types rejected with a reason.
+
+#include <fstream>
+
+#include "cli_support.hpp"
+
+namespace batfill {
+namespace {
+
+using cli_testing::read_csv;
+using cli_testing::run;
+
+// Expected durations come from the platform: platforms/cluster16.xml hosts compute 1 Gflop/s,
+// so a parallel task of 2e9 flops per host and no communication takes exactly 2 s.
+const char* const kWorkload = R"({
+  "nb_res": 16,
+  "jobs": [
+    {"id": "ptask", "subtime": 0, "res": 2, "profile": "two_seconds", "walltime": 100},
+    {"id": "too_long", "subtime": 0, "res": 3, "profile": "forever", "walltime": 5},
+    {"id": "instant", "subtime": 1, "res": 1, "profile": "nothing", "walltime": 10},
+    {"id": "fails", "subtime": 1, "res": 1, "profile": "failing", "walltime": 10},
+    {"id": "mpi", "subtime": 2, "res": 1, "profile": "trace", "walltime": 10}
+  ],
+  "profiles": {
+    "two_seconds": {"type": "parallel_homogeneous", "cpu": 2e9, "com": 0},
+    "forever": {"type": "parallel_homogeneous", "cpu": 1e15, "com": 1e6},
+    "nothing": {"type": "delay", "delay": 0},
+    "failing": {"type": "delay", "delay": 3, "ret": 1},
+    "trace": {"type": "smpi", "trace": "x.txt"}
+  }
+})";
+
+std::map<std::string, cli_testing::CsvRow> by_id(const std::vector<cli_testing::CsvRow>& rows) {
+  std::map<std::string, cli_testing::CsvRow> map;
+  for (const auto& row : rows) map[row.at("job_id")] = row;
+  return map;
+}
+
+TEST(Platform, ProfilesRunOnTheClusterAndStopAtTheirWalltime) {
+  const std::string dir = cli_testing::output_dir();
+  std::ofstream(dir + "/w.json") << kWorkload;
+  const cli_testing::CommandResult result =
+      run("simulate " + dir + "/w.json --platform platforms/cluster16.xml --no-progress --output " +
+          dir + "/out");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const auto jobs = by_id(read_csv(dir + "/out_jobs.csv"));
+  ASSERT_EQ(jobs.size(), 5u);
+
+  EXPECT_EQ(jobs.at("ptask").at("final_state"), "COMPLETED_SUCCESSFULLY");
+  EXPECT_EQ(jobs.at("ptask").at("execution_time"), "2.000000");
+  EXPECT_EQ(jobs.at("ptask").at("allocated_resources"), "0-1");
+
+  EXPECT_EQ(jobs.at("too_long").at("final_state"), "COMPLETED_WALLTIME_REACHED");
+  EXPECT_EQ(jobs.at("too_long").at("execution_time"), "5.000000");
+
+  EXPECT_EQ(jobs.at("instant").at("final_state"), "COMPLETED_SUCCESSFULLY");
+  EXPECT_EQ(jobs.at("instant").at("execution_time"), "0.000000");
+  EXPECT_EQ(jobs.at("instant").at("starting_time"), "1.000000");
+
+  EXPECT_EQ(jobs.at("fails").at("final_state"), "COMPLETED_FAILED");
+  EXPECT_EQ(jobs.at("fails").at("success"), "0");
+
+  EXPECT_EQ(jobs.at("mpi").at("final_state"), "REJECTED");
+  EXPECT_NE(result.output.find("smpi"), std::string::npos) << result.output;
+
+  // The master host runs the simulator and is not a compute machine.
+  EXPECT_EQ(read_csv(dir + "/out_schedule.csv").front().at("nb_computing_machines"), "16");
+}
+
+TEST(Platform, NodesKeepsTheFirstComputeHosts) {
+  const std::string dir = cli_testing::output_dir();
+  const cli_testing::CommandResult result =
+      run("simulate workloads/tiny_batsim.json --platform platforms/cluster16.xml --nodes 4 "
+          "--no-progress --output " + dir + "/out");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_EQ(read_csv(dir + "/out_schedule.csv").front().at("nb_computing_machines"), "4");
+  const cli_testing::CommandResult too_many =
+      run("simulate workloads/tiny_batsim.json --platform platforms/cluster16.xml --nodes 17 "
+          "--output " + dir + "/x");
+  EXPECT_NE(too_many.exit_code, 0);
+  EXPECT_NE(too_many.output.find("16 compute hosts"), std::string::npos) << too_many.output;
+}
+
+TEST(Platform, MissingPlatformFileIsNamed) {
+  const cli_testing::CommandResult result =
+      run("simulate workloads/tiny.swf --platform platforms/nope.xml --output " +
+          cli_testing::output_dir() + "/x");
+  EXPECT_NE(result.exit_code, 0);
+  EXPECT_NE(result.output.find("platforms/nope.xml"), std::string::npos) << result.output;
+}
+
+}  // namespace
+}  // namespace batfill
