@@ -1,6 +1,7 @@
 // Plain FCFS: the queue head starts when it fits; nothing ever overtakes it.
 
 #include "batfill/core/policy.hpp"
+#include "batfill/core/start_estimate.hpp"
 
 namespace batfill {
 namespace {
@@ -18,6 +19,11 @@ class Fcfs final : public Policy {
       started.push_back(job);
     }
     return started;
+  }
+
+  // Nobody overtakes: a job starts no earlier than every job ahead of it.
+  Time estimate_start(const Job& job, const SchedulingView& view) const override {
+    return planned_start_in_queue(job, view, /*may_overtake=*/false);
   }
 };
 

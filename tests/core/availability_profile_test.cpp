@@ -1,0 +1,101 @@
+// The profile's step function and searches on hand-built rectangles (10 nodes).
+
+#include "batfill/core/availability_profile.hpp"
+
+#include <gtest/gtest.h>
+
+#include "batfill/core/freed_capacity_log.hpp"
+
+namespace batfill {
+namespace {
+
+TEST(AvailabilityProfile, ReserveAndReleaseAreExactInverses) {
+  AvailabilityProfile profile(10, 0);
+  profile.reserve(10, 20, 4);
+  profile.reserve(15, 30, 3);
+  EXPECT_EQ(profile.free_at(9), 10);
+  EXPECT_EQ(profile.free_at(10), 6);
+  EXPECT_EQ(profile.free_at(15), 3);
+  EXPECT_EQ(profile.free_at(20), 7);  // the first rectangle ends at 20, exclusive
+  EXPECT_EQ(profile.free_at(30), 10);
+  profile.release(10, 20, 4);
+  profile.release(15, 30, 3);
+  EXPECT_EQ(profile.steps().size(), 1u);  // merged back into one step
+}
+
+TEST(AvailabilityProfile, EarliestFitFillsHolesAndMayEndWhereAnotherBegins) {
+  AvailabilityProfile profile(10, 0);
+  profile.reserve(0, 100, 6);   // 4 free in [0,100)
+  profile.reserve(100, 200, 10);  // none in [100,200)
+  EXPECT_EQ(profile.earliest_fit(0, 100, 4), 0);     // ends exactly at 100
+  EXPECT_EQ(profile.earliest_fit(0, 101, 4), 200);   // one microsecond too long
+  EXPECT_EQ(profile.earliest_fit(0, 10, 5), 200);
+  EXPECT_EQ(profile.earliest_fit(250, 10, 10), 250);
+  EXPECT_EQ(profile.earliest_fit(0, kNever, 10), 200);  // a job without end
+  EXPECT_EQ(profile.earliest_fit(0, 1, 11), kNever);
+}
+
+TEST(AvailabilityProfile, EarliestMoveIgnoresTheRectangleItself) {
+  AvailabilityProfile profile(10, 0);
+  profile.reserve(0, 50, 10);
+  profile.reserve(60, 100, 6);  // the rectangle to move: 6 nodes planned at [60,100)
+  profile.reserve(100, 120, 4);
+  // From 50 the machine has 10 nodes free once the rectangle is out: it can start at 50.
+  EXPECT_EQ(profile.earliest_move(0, 60, 40, 6), 50);
+  // Nothing moved: the profile is as before.
+  EXPECT_EQ(profile.free_at(55), 10);
+  EXPECT_EQ(profile.free_at(60), 4);
+  // Never later than where it is: a 9-node rectangle at [120,160) cannot go anywhere earlier.
+  profile.reserve(120, 160, 9);
+  EXPECT_EQ(profile.earliest_move(0, 120, 40, 9), 120);
+}
+
+// Merging equal neighbours may drop a rectangle's own boundary; the move search must still see
+// the rectangle exactly. The 8-node rectangle to move is [40,70); an 8-node neighbour [10,40)
+// makes one step [10,70) with 2 free. Correct: [10,40) has only 2 free, so no start before 40
+// fits. Counting the whole merged step as the rectangle's own would find room at 0.
+TEST(AvailabilityProfile, EarliestMoveAfterItsBoundaryWasMerged) {
+  AvailabilityProfile profile(10, 0);
+  profile.reserve(10, 40, 8);
+  profile.reserve(40, 70, 8);
+  ASSERT_EQ(profile.steps().size(), 3u);  // [0,10) 10, [10,70) 2, [70,..) 10
+  EXPECT_EQ(profile.earliest_move(0, 40, 30, 8), 40);
+  EXPECT_EQ(profile.steps().size(), 3u);  // the search split and merged back
+}
+
+TEST(AvailabilityProfile, AdvanceForgetsThePast) {
+  AvailabilityProfile profile(10, 0);
+  profile.reserve(0, 100, 7);
+  profile.advance_to(40);
+  EXPECT_EQ(profile.origin(), 40);
+  EXPECT_EQ(profile.free_at(40), 3);
+  EXPECT_EQ(profile.earliest_fit(0, 10, 5), 100);  // never before the origin
+  profile.release(0, 100, 7);  // the part before the origin is history
+  EXPECT_EQ(profile.free_at(40), 10);
+  EXPECT_EQ(profile.steps().size(), 1u);
+}
+
+TEST(AvailabilityProfile, ZeroLimitJobsStillHoldTheirNodesForAnInstant) {
+  Job job;
+  job.time_limit = 0;
+  EXPECT_EQ(occupancy(job), 1);
+  job.time_limit = kNoTimeLimit;
+  EXPECT_EQ(occupancy(job), kNever);
+}
+
+TEST(FreedCapacityLog, AnswersTheEarliestFreedTimeSinceAVersion) {
+  FreedCapacityLog log;
+  const auto start = log.version();
+  EXPECT_EQ(log.earliest_since(start), kNever);
+  log.record(50);
+  const auto after_50 = log.version();
+  log.record(80);
+  log.record(30);  // dominates 50 and 80 for every earlier version
+  log.record(90);
+  EXPECT_EQ(log.earliest_since(start), 30);
+  EXPECT_EQ(log.earliest_since(after_50), 30);
+  EXPECT_EQ(log.earliest_since(log.version()), kNever);
+}
+
+}  // namespace
+}  // namespace batfill
