@@ -310,10 +310,8 @@ class BatsimStandIn {
       request.events.push_back({*wake_ups_.begin(), protocol::RequestedCall{}});
       wake_ups_.erase(wake_ups_.begin());
     }
-    std::stable_sort(request.events.begin(), request.events.end(),
-                     [](const protocol::Event& a, const protocol::Event& b) {
-                       return a.timestamp < b.timestamp;
-                     });
+    // Already in Batsim's non-decreasing timestamp order: submissions and wake-ups are handled
+    // exactly at their time (`now`), completions at or before it, and they come first.
     return request;
   }
 

@@ -9,11 +9,9 @@
 // for 2000 jobs). Here the result is the same at near-linear cost, because a shadow depends only
 // on the node count and grows with it: the smallest shadow ahead is the shadow of the smallest
 // job ahead, recomputed only when that minimum or the running set changes.
+// tests/core/literal_spec_test.cpp checks this against a literal transcription.
 
-#include <algorithm>
-
-#include "batfill/core/policy.hpp"
-#include "batfill/core/release_timeline.hpp"
+#include "batfill/core/backfill_pass.hpp"
 
 namespace batfill {
 namespace {
@@ -21,49 +19,31 @@ namespace {
 class SpecConservative final : public Policy {
  public:
   std::vector<const Job*> select_jobs_to_start(const SchedulingView& view) override {
-    std::vector<const Job*> started;
-    if (view.free_nodes == 0) return started;
-    ReleaseTimeline timeline(view);
-    std::vector<const Job*> waiting = *view.queue;
-    auto start = [&](const Job* job) {
-      timeline.start(*job);
-      started.push_back(job);
-    };
-
+    if (view.free_nodes == 0) return {};
+    BackfillPass pass(view);
     bool backfilled = true;
     while (backfilled) {
-      std::size_t heads = 0;
-      while (heads < waiting.size() && waiting[heads]->nodes <= timeline.free_nodes()) {
-        start(waiting[heads++]);
-      }
-      waiting.erase(waiting.begin(), waiting.begin() + static_cast<std::ptrdiff_t>(heads));
-      if (waiting.empty()) break;
-
+      const Job* head = pass.start_fitting_heads();
+      if (head == nullptr) break;
       backfilled = false;
-      int smallest_ahead = waiting.front()->nodes;
-      Time window = timeline.earliest_time_with(smallest_ahead);
-      auto kept = waiting.begin() + 1;
-      auto it = waiting.begin() + 1;
-      // A window at `now` (a job ahead fits now but did not start) blocks everyone behind it:
-      // no planned end is strictly before now. The spec intends this (notes §3).
-      for (; it != waiting.end() && window > view.now; ++it) {
-        const Job* job = *it;
-        if (job->nodes <= timeline.free_nodes() && planned_end(*job, view.now) < window) {
-          start(job);
+      int smallest_ahead = head->nodes;
+      Time window = pass.timeline().earliest_time_with(smallest_ahead);
+      pass.for_each_behind_head([&](std::size_t position, const Job& job) {
+        // A window at `now` (a job ahead fits now but did not start) blocks everyone behind
+        // it: no planned end is strictly before now. The spec intends this (notes §3).
+        if (window <= pass.now()) return false;
+        if (job.nodes <= pass.timeline().free_nodes() && planned_end(job, pass.now()) < window) {
+          pass.start(position);
           backfilled = true;
-          window = timeline.earliest_time_with(smallest_ahead);
-          continue;
+          window = pass.timeline().earliest_time_with(smallest_ahead);
+        } else if (job.nodes < smallest_ahead) {
+          smallest_ahead = job.nodes;
+          window = pass.timeline().earliest_time_with(smallest_ahead);
         }
-        *kept++ = job;
-        if (job->nodes < smallest_ahead) {
-          smallest_ahead = job->nodes;
-          window = timeline.earliest_time_with(smallest_ahead);
-        }
-      }
-      kept = std::copy(it, waiting.end(), kept);
-      waiting.erase(kept, waiting.end());
+        return true;
+      });
     }
-    return started;
+    return pass.take_started();
   }
 };
 

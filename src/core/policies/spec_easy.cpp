@@ -5,8 +5,7 @@
 // free nodes now and whose planned end is strictly before the reservation; there is no
 // "extra nodes" rule. Then back to step 1 until nothing starts.
 
-#include "batfill/core/policy.hpp"
-#include "batfill/core/release_timeline.hpp"
+#include "batfill/core/backfill_pass.hpp"
 
 namespace batfill {
 namespace {
@@ -14,43 +13,27 @@ namespace {
 class SpecEasy final : public Policy {
  public:
   std::vector<const Job*> select_jobs_to_start(const SchedulingView& view) override {
-    std::vector<const Job*> started;
-    if (view.free_nodes == 0) return started;  // every job needs at least one node
-    ReleaseTimeline timeline(view);
-    std::vector<const Job*> waiting = *view.queue;
-    auto start = [&](const Job* job) {
-      timeline.start(*job);
-      started.push_back(job);
-    };
-
+    if (view.free_nodes == 0) return {};  // every job needs at least one node
+    BackfillPass pass(view);
     bool backfilled = true;
     while (backfilled) {
-      // Step 1: the head is the highest priority job; if it fits it starts, period.
-      std::size_t heads = 0;
-      while (heads < waiting.size() && waiting[heads]->nodes <= timeline.free_nodes()) {
-        start(waiting[heads++]);
-      }
-      waiting.erase(waiting.begin(), waiting.begin() + static_cast<std::ptrdiff_t>(heads));
-      if (waiting.empty()) break;
-
+      const Job* head = pass.start_fitting_heads();  // step 1
+      if (head == nullptr) break;
       // Step 2: the head's reservation, from running jobs (heads just started included).
-      const Time reservation = timeline.earliest_time_with(waiting.front()->nodes);
-
-      // Step 3: strict `<`, because freed nodes are not back instantly (spec edge case 3).
+      const Time reservation = pass.timeline().earliest_time_with(head->nodes);
       backfilled = false;
-      auto kept = waiting.begin() + 1;
-      for (auto it = waiting.begin() + 1; it != waiting.end(); ++it) {
-        const Job* job = *it;
-        if (job->nodes <= timeline.free_nodes() && planned_end(*job, view.now) < reservation) {
-          start(job);
+      pass.for_each_behind_head([&](std::size_t position, const Job& job) {
+        if (pass.timeline().free_nodes() == 0) return false;
+        // Step 3: strict `<`, because freed nodes are not back instantly (spec edge case 3).
+        if (job.nodes <= pass.timeline().free_nodes() &&
+            planned_end(job, pass.now()) < reservation) {
+          pass.start(position);
           backfilled = true;
-        } else {
-          *kept++ = job;
         }
-      }
-      waiting.erase(kept, waiting.end());
+        return true;
+      });
     }
-    return started;
+    return pass.take_started();
   }
 };
 
