@@ -79,3 +79,33 @@ TEST(Help, ServeAndSimulateDescribeTheirOptions) {
 
 }  // namespace
 }  // namespace batfill
+
+namespace batfill {
+namespace {
+
+// Issue 4: every policy with every queue order runs end to end and accounts for every job.
+TEST(Combinations, EveryPolicyWithEveryOrderRuns) {
+  const std::string dir = cli_testing::output_dir();
+  const char* const policies[] = {"none", "easy", "conservative", "easy-classic",
+                                  "conservative-classic"};
+  const char* const orders[] = {"fcfs", "lcfs", "asc_walltime", "desc_walltime", "asc_size",
+                                "desc_size", "desc_slowdown", "desc_bounded_slowdown"};
+  for (const char* policy : policies) {
+    for (const char* order : orders) {
+      const std::string prefix = dir + "/" + policy + "-" + order;
+      const cli_testing::CommandResult result =
+          cli_testing::run(std::string("simulate workloads/drevt-huge_2000jobs.csv --nodes 400 "
+                                       "--no-progress --backfill ") +
+                           policy + " --order " + order + " --output " + prefix);
+      ASSERT_EQ(result.exit_code, 0) << policy << " " << order << "\n" << result.output;
+      const auto rows = cli_testing::read_csv(prefix + "_jobs.csv");
+      EXPECT_EQ(rows.size(), 2000u) << policy << " " << order;
+      for (const auto& row : rows) {
+        EXPECT_NE(row.at("final_state"), "REJECTED") << policy << " " << order;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace batfill
