@@ -46,13 +46,13 @@ std::vector<TraceJob> read_swf(const std::string& path, int machine) {
   return trace;
 }
 
-// Roughly CTC-SP2's shape: 77k jobs over 11 months, many small jobs, limits that overestimate.
+// CTC-SP2-sized (77k jobs) at a load of about 0.8: many small jobs, limits that overestimate.
 std::vector<TraceJob> synthetic(int machine) {
   std::mt19937_64 random(4);
   std::vector<TraceJob> trace;
   Time submit = 0;
   for (int i = 0; i < 77'000; ++i) {
-    submit += from_seconds(std::exponential_distribution<double>(1.0 / 370)(random) + 1);
+    submit += from_seconds(std::exponential_distribution<double>(1.0 / 2000)(random) + 1);
     TraceJob t;
     t.job.id = std::to_string(i);
     t.job.submit_time = submit - submit % kMicrosecondsPerSecond;
