@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Reproduce predictsim's (SC'15) pyss FCFS+EASY schedules with batfill and compare per job.
+# Usage: experiments/predictsim/run.sh     (from anywhere; needs build/batfill and python3)
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+BATFILL="$ROOT/build/batfill"
+REFDIR="${REFDIR:-$ROOT/../shared/workloads/reference-outputs}"
+WORK="$HERE/work"          # generated inputs and outputs (not committed)
+PY="python3 $HERE/predictsim.py"
+mkdir -p "$WORK"
+[ -x "$BATFILL" ] || { echo "missing $BATFILL: cmake --build build -j2 --target batfill" >&2; exit 1; }
+
+declare -A FALLBACK=([KTH-SP2]=100 [CTC-SP2]=338 [SDSC-SP2]=128)   # original traces' MaxProcs
+TRACES="KTH-SP2 CTC-SP2 SDSC-SP2"
+POLICIES="easy-classic easy"
+MODES="pyss pyss-nogate pyss-termfirst group-terms termfirst-group-terms batched"
+
+: > "$WORK/commands.txt"
+for T in $TRACES; do
+  REF="$REFDIR/predictsim_pyss_EASY_$T.swf.gz"
+  $PY rebuild "$REF" "$WORK/$T.swf" "${FALLBACK[$T]}"
+  for P in $POLICIES; do
+    CMD="build/batfill simulate experiments/predictsim/work/$T.swf --backfill $P --no-progress --output experiments/predictsim/work/${T}_$P"
+    echo "$CMD" >> "$WORK/commands.txt"
+    (cd "$ROOT" && $CMD > "$WORK/${T}_$P.log")
+    $PY compare "$REF" "$WORK/${T}_${P}_jobs.csv" "$WORK/${T}_$P.json" > /dev/null
+  done
+  # the explanation: a small model of pyss's event handling, with single rules switched
+  ARGS=()
+  for M in $MODES; do
+    python3 "$HERE/pyss_model.py" "$WORK/$T.swf" "$WORK/${T}_model_$M.csv" "$M"
+    ARGS+=("$M=$WORK/${T}_model_$M.csv")
+  done
+  $PY models "$REF" "$WORK/${T}_easy-classic_jobs.csv" "$WORK/${T}_models.json" "${ARGS[@]}" > /dev/null
+  $PY firstdiff "$REF" "$WORK/${T}_easy-classic_jobs.csv" 1 > "$WORK/${T}_firstdiff.txt"
+done
+python3 "$HERE/report.py" "$WORK" "$HERE/results.md"
+echo "wrote $HERE/results.md"
