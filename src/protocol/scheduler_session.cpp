@@ -254,7 +254,7 @@ void BatsimScheduler::submit(std::vector<std::pair<EventPosition, const Submitte
     return job_id_less(a.second->id, b.second->id);
   });
   for (const auto& [where, submitted] : submissions) {
-    jobs_[submitted->id] = TrackedJob{*submitted, JobState::kWaiting};
+    jobs_[submitted->id] = TrackedJob{*submitted, JobState::kWaiting, ""};
     Job job;
     job.id = submitted->id;
     job.submit_time = now;  // the instant, which is the core's FCFS key

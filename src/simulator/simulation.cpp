@@ -392,7 +392,7 @@ class BatsimStandIn {
     if (!done && (elapsed < 1.0 || elapsed - last_progress_ < 0.25)) return;
     if (done && last_progress_ == 0) return;  // short runs print no bar at all
     last_progress_ = elapsed;
-    const double fraction = jobs_.empty() ? 1.0 : static_cast<double>(ended_) / jobs_.size();
+    const double fraction = jobs_.empty() ? 1.0 : static_cast<double>(ended_) / static_cast<double>(jobs_.size());
     const int width = 40;
     const int filled = static_cast<int>(fraction * width);
     std::fprintf(stderr, "\r[%s%s] %5.1f%% %zu/%zu jobs, t=%s s%s",
