@@ -92,22 +92,28 @@ int simulate(const std::vector<std::string>& arguments) {
   options.show_progress = !values.count("no-progress") && isatty(STDERR_FILENO);
 
   std::unique_ptr<protocol::DecisionProcess> decision_process;
-  std::string scheduler_name;
+  const protocol::BatsimScheduler* in_process = nullptr;
   if (values.count("scheduler")) {
-    scheduler_name = "external scheduler at " + values["scheduler"].as<std::string>();
     const auto timeout = std::chrono::milliseconds(
         static_cast<long long>(values["timeout"].as<double>() * 1000));
     decision_process = std::make_unique<protocol::RemoteDecisionProcess>(
         values["scheduler"].as<std::string>(), timeout);
   } else {
-    scheduler_name = "batfill " + choice.policy + ", order " + to_string(choice.scheduler.order) +
-                     ", alloc " + to_string(choice.scheduler.allocation);
-    decision_process = std::make_unique<protocol::BatsimScheduler>(
+    auto scheduler = std::make_unique<protocol::BatsimScheduler>(
         choice.policy, choice.scheduler, protocol::Log(choice.verbosity));
+    in_process = scheduler.get();
+    decision_process = std::move(scheduler);
   }
 
   const simulator::SimulationResult result =
       simulator::run_simulation(workload, *decision_process, options);
+  // Named after the run: --sched-cfg may have changed the settings at SIMULATION_BEGINS.
+  const std::string scheduler_name =
+      in_process == nullptr
+          ? "external scheduler at " + values["scheduler"].as<std::string>()
+          : "batfill " + in_process->policy() + ", order " +
+                to_string(in_process->options().order) + ", alloc " +
+                to_string(in_process->options().allocation);
   const simulator::ScheduleMetrics metrics =
       simulator::compute_metrics(result.jobs, result.machine_count);
   simulator::RunInfo run;

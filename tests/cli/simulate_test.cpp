@@ -126,6 +126,18 @@ TEST(CrossCheck, SimulatorMatchesIndependentReplayOnLublin) {
   }
 }
 
+// Batsim's --sched-cfg reaches batfill through SIMULATION_BEGINS and overrides the command line
+// (README): conservative's makespan from the spec's table, and the summary names the policy used.
+TEST(SchedConfig, OverridesTheCommandLinePolicy) {
+  const std::string prefix = cli_testing::output_dir() + "/out";
+  const cli_testing::CommandResult result =
+      run("simulate workloads/drevt-huge_2000jobs.csv --nodes 400 --no-progress --backfill easy "
+          "--sched-cfg '{\"backfill\":\"conservative\"}' --output " + prefix);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_EQ(schedule_row(prefix).at("makespan"), "993969.000000");
+  EXPECT_NE(result.output.find("batfill conservative,"), std::string::npos) << result.output;
+}
+
 TEST(BadInput, MissingWorkloadFileIsNamed) {
   const cli_testing::CommandResult result =
       run("simulate workloads/no-such-file.swf --nodes 4 --output " + cli_testing::output_dir() + "/x");
