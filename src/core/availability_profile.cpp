@@ -46,39 +46,40 @@ void AvailabilityProfile::add(Time start, Time end, int delta) {
   merge_with_previous(first);
 }
 
-Time AvailabilityProfile::first_fit(Time from, Time duration, int nodes, Time latest,
-                                     const Slot& own) const {
-  const Time own_end = add_saturating(own.start, own.duration);
-  // Free nodes of a step, counting the rectangle being moved as not there (its boundaries are
-  // breakpoints, so a step is either inside it or outside).
-  auto free_in = [&](const Step& step) {
-    const bool in_own = step.first >= own.start && step.first < own_end;
-    return step.second + (in_own ? own.nodes : 0);
-  };
+Time AvailabilityProfile::earliest_fit(Time from, Time duration, int nodes) const {
   Time candidate = std::max(from, origin());
   for (std::size_t step = step_at(candidate); step < free_.size(); ++step) {
     // Every step from `candidate` up to this one had enough nodes.
     if (free_[step].first >= add_saturating(candidate, duration)) return candidate;
-    if (free_in(free_[step]) >= nodes) continue;
-    if (step + 1 == free_.size() || free_[step + 1].first > latest) return latest;
+    if (free_[step].second >= nodes) continue;
+    if (step + 1 == free_.size()) return kNever;
     candidate = free_[step + 1].first;
   }
   return candidate;  // the last step lasts for ever and has enough nodes
 }
 
-Time AvailabilityProfile::earliest_fit(Time from, Time duration, int nodes) const {
-  return first_fit(from, duration, nodes, kNever, Slot{});
-}
-
-Time AvailabilityProfile::earliest_move(Time from, Time start, Time duration, int nodes) {
-  // Merging may have dropped the rectangle's boundaries; restore them for the search only.
-  const Time end = add_saturating(start, duration);
-  std::size_t first = split_at(start);
-  const std::size_t last = end == kNever ? free_.size() : split_at(end);
-  const Time moved = first_fit(from, duration, nodes, start, Slot{start, duration, nodes});
-  merge_with_previous(last);
-  merge_with_previous(first);
-  return moved;
+Time AvailabilityProfile::earliest_move(Time from, Time start, Time duration, int nodes) const {
+  // The rectangle stays in the profile. A candidate c < start overlaps it only on
+  // [start, c + duration), where the job finds its own nodes again: there it needs only a plan
+  // that is not over-committed (free >= 0); before `start` it needs `nodes` free. A step that
+  // begins before `start` always meets the window before `start`, so a step's need depends only
+  // on where it begins, and the rectangle's own boundaries (perhaps merged away) do not matter.
+  Time candidate = std::max(from, origin());
+  std::size_t step = step_at(candidate);
+  while (candidate < start) {
+    const Time window_end = add_saturating(candidate, duration);
+    std::size_t blocked = step;
+    while (blocked < free_.size() && free_[blocked].first < window_end &&
+           free_[blocked].second >= (free_[blocked].first < start ? nodes : 0)) {
+      ++blocked;
+    }
+    if (blocked == free_.size() || free_[blocked].first >= window_end) return candidate;
+    // Every later candidate starts after the blocking step begins.
+    if (free_[blocked].first >= start || blocked + 1 == free_.size()) return start;
+    step = blocked + 1;
+    candidate = free_[step].first;
+  }
+  return start;
 }
 
 void AvailabilityProfile::advance_to(Time now) {

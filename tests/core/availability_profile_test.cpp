@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "batfill/core/freed_capacity_log.hpp"
 
 namespace batfill {
@@ -60,7 +62,33 @@ TEST(AvailabilityProfile, EarliestMoveAfterItsBoundaryWasMerged) {
   profile.reserve(40, 70, 8);
   ASSERT_EQ(profile.steps().size(), 3u);  // [0,10) 10, [10,70) 2, [70,..) 10
   EXPECT_EQ(profile.earliest_move(0, 40, 30, 8), 40);
-  EXPECT_EQ(profile.steps().size(), 3u);  // the search split and merged back
+  EXPECT_EQ(profile.steps().size(), 3u);  // the search is read-only
+}
+
+// The read-only move search against its definition (take the rectangle out, search from the
+// origin, put it back) on random profiles, over-committed ones included (steps below zero).
+TEST(AvailabilityProfile, EarliestMoveEqualsTakeOutAndSearchOnRandomProfiles) {
+  std::mt19937 random(7);
+  auto uniform = [&](int low, int high) { return std::uniform_int_distribution<int>(low, high)(random); };
+  for (int round = 0; round < 2000; ++round) {
+    AvailabilityProfile profile(10, 0);
+    const int rectangles = uniform(0, 12);
+    for (int i = 0; i < rectangles; ++i) {
+      const Time start = uniform(0, 100);
+      profile.reserve(start, start + uniform(1, 60), uniform(1, round % 3 == 0 ? 10 : 6));
+    }
+    const Time start = uniform(0, 120);
+    const Time duration = uniform(1, 60);
+    const int nodes = uniform(1, 10);
+    profile.reserve(start, start + duration, nodes);
+    const auto before = profile.steps();
+    const Time from = uniform(0, static_cast<int>(start));
+    const Time moved = profile.earliest_move(from, start, duration, nodes);
+    EXPECT_EQ(profile.steps(), before);
+    profile.release(start, start + duration, nodes);
+    const Time expected = std::min(start, profile.earliest_fit(from, duration, nodes));
+    ASSERT_EQ(moved, expected) << "round " << round;
+  }
 }
 
 TEST(AvailabilityProfile, AdvanceForgetsThePast) {

@@ -48,26 +48,19 @@ class AvailabilityProfile {
 
   // Where a rectangle already in the profile at [start, start + duration) could move: the
   // earliest fit from `from` as if it were taken out, never later than `start` (where it fits).
-  // Moves nothing, so a compression that finds no earlier slot costs only the search.
-  Time earliest_move(Time from, Time start, Time duration, int nodes);
+  // Read-only, so a compression that finds no earlier slot costs only the search.
+  Time earliest_move(Time from, Time start, Time duration, int nodes) const;
 
   // Moves the origin forward to `now`, dropping the steps before it.
   void advance_to(Time now);
 
  private:
-  struct Slot {
-    Time start = 0;
-    Time duration = 0;
-    int nodes = 0;
-  };
-  Time first_fit(Time from, Time duration, int nodes, Time latest, const Slot& own) const;
   void add(Time start, Time end, int delta);
   std::size_t step_at(Time time) const;  // the step holding `time` (the first if before it)
   std::size_t split_at(Time time);       // makes `time` a step start; returns that step
   bool merge_with_previous(std::size_t step);
 
   std::vector<Step> free_;  // never empty; the first step starts at the origin
-
 };
 
 }  // namespace batfill
