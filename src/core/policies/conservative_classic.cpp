@@ -57,26 +57,26 @@ class Plan {
     freed_until_ = view.now;
     if (compression_due_) {
       for (const Job* job : *view.queue) {
-        const auto it = reserved_.find(job->id);
+        const auto it = reserved_.find(job);
         if (it != reserved_.end()) compress(*job, it->second, view.now);
       }
       compression_due_ = false;
     }
     if (reserved_.size() < view.queue->size()) {
       for (const Job* job : *view.queue) {
-        if (reserved_.count(job->id) == 0) reserved_.emplace(job->id, place(*job, view.now));
+        if (reserved_.count(job) == 0) reserved_.emplace(job, place(*job, view.now));
       }
     }
   }
 
-  Time reserved_start(const Job& job) const { return reserved_.at(job.id).start; }
+  Time reserved_start(const Job& job) const { return reserved_.at(&job).start; }
   // How many waiting jobs have a slot at or before `now`.
   std::size_t due_count(Time now) const {
     return static_cast<std::size_t>(std::distance(starts_.begin(), starts_.upper_bound(now)));
   }
 
   void start(const Job& job, Time now) {
-    const auto it = reserved_.find(job.id);
+    const auto it = reserved_.find(&job);
     Reservation slot = it->second;
     starts_.erase(starts_.find(slot.start));
     if (slot.start != now) {  // a past slot, of a job kept from starting: it runs from now
@@ -127,9 +127,13 @@ class Plan {
   }
 
   AvailabilityProfile profile_;
-  std::unordered_map<JobId, Reservation> reserved_;  // waiting jobs
-  std::multiset<Time> starts_;                       // their slots, to find the due ones fast
-  std::unordered_map<JobId, Reservation> running_;   // started by this policy
+  // Waiting jobs by address: the Scheduler keeps each at one place until it starts, and
+  // compression looks every one of them up at every completion (hashing ids cost more than the
+  // searches). A job leaves this map when it starts, before the Scheduler frees its address.
+  std::unordered_map<const Job*, Reservation> reserved_;
+  std::multiset<Time> starts_;                      // their slots, to find the due ones fast
+  // Started jobs by id: the Scheduler reports completions with a copy of the job.
+  std::unordered_map<JobId, Reservation> running_;
   FreedCapacityLog freed_;
   Time freed_until_ = 0;  // end of what completions since the last instant gave back
   bool compression_due_ = false;
