@@ -65,7 +65,7 @@ Time AvailabilityProfile::earliest_move(Time from, Time start, Time duration, in
   // begins before `start` always meets the window before `start`, so a step's need depends only
   // on where it begins, and the rectangle's own boundaries (perhaps merged away) do not matter.
   Time candidate = std::max(from, origin());
-  std::size_t step = step_at(candidate);
+  std::size_t step = candidate == origin() ? 0 : step_at(candidate);  // compression asks from now
   while (candidate < start) {
     const Time window_end = add_saturating(candidate, duration);
     std::size_t blocked = step;

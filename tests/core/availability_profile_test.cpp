@@ -125,5 +125,22 @@ TEST(FreedCapacityLog, AnswersTheEarliestFreedTimeSinceAVersion) {
   EXPECT_EQ(log.earliest_since(log.version()), kNever);
 }
 
+TEST(FreedCapacityLog, ForgettingThePastAnswersNowForIt) {
+  FreedCapacityLog log;
+  const auto start = log.version();
+  log.record(10);
+  const auto after_10 = log.version();
+  log.record(20);
+  const auto after_20 = log.version();
+  log.record(60);
+  log.forget_before(40);
+  EXPECT_EQ(log.earliest_since(start), 40);
+  EXPECT_EQ(log.earliest_since(after_10), 40);
+  EXPECT_EQ(log.earliest_since(after_20), 60);
+  log.forget_before(70);
+  EXPECT_EQ(log.earliest_since(after_20), 70);
+  EXPECT_EQ(log.earliest_since(log.version()), kNever);
+}
+
 }  // namespace
 }  // namespace batfill

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <vector>
 
 #include "batfill/core/time.hpp"
@@ -27,7 +28,21 @@ class FreedCapacityLog {
     entries_.push_back({version_, time});
   }
 
-  // The earliest time from which capacity was freed after `version`; kNever if none was.
+  // Plans never look before `now`, so capacity freed from an earlier time counts as freed from
+  // `now`: the past entries become one. Without this the log would keep one entry per instant
+  // of the whole run, and every question would search all of them.
+  void forget_before(Time now) {
+    const auto future = std::upper_bound(
+        entries_.begin(), entries_.end(), now,
+        [](Time t, const Entry& entry) { return t < entry.time; });
+    if (future == entries_.begin()) return;
+    const Version last_past = std::prev(future)->version;
+    entries_.erase(entries_.begin(), std::prev(future));
+    entries_.front() = {last_past, now};
+  }
+
+  // The earliest time from which capacity was freed after `version` (`now` of the last
+  // forget_before for anything earlier); kNever if none was.
   Time earliest_since(Version version) const {
     const auto first_after = std::upper_bound(
         entries_.begin(), entries_.end(), version,

@@ -53,6 +53,7 @@ class Plan {
   // Brings the plan to `view.now`: compression after completions, then the new jobs.
   void catch_up(const SchedulingView& view) {
     profile_.advance_to(view.now);
+    freed_.forget_before(view.now);
     if (freed_until_ > view.now) freed_.record(view.now);
     freed_until_ = view.now;
     if (compression_due_) {
