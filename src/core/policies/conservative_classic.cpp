@@ -17,7 +17,7 @@
 // due and starts as soon as it does, possibly over-committing the plan until compression.
 
 #include <optional>
-#include <set>
+#include <algorithm>
 #include <unordered_map>
 
 #include "batfill/core/availability_profile.hpp"
@@ -73,13 +73,14 @@ class Plan {
   Time reserved_start(const Job& job) const { return reserved_.at(&job).start; }
   // How many waiting jobs have a slot at or before `now`.
   std::size_t due_count(Time now) const {
-    return static_cast<std::size_t>(std::distance(starts_.begin(), starts_.upper_bound(now)));
+    return static_cast<std::size_t>(
+        std::upper_bound(starts_.begin(), starts_.end(), now) - starts_.begin());
   }
 
   void start(const Job& job, Time now) {
     const auto it = reserved_.find(&job);
     Reservation slot = it->second;
-    starts_.erase(starts_.find(slot.start));
+    forget_start(slot.start);
     if (slot.start != now) {  // a past slot, of a job kept from starting: it runs from now
       profile_.release(slot.start, slot.end, job.nodes);
       slot.start = now;
@@ -119,12 +120,15 @@ class Plan {
   Reservation put_at(const Job& job, Time start) {
     const Reservation slot{start, add_saturating(start, occupancy(job)), freed_.version()};
     profile_.reserve(slot.start, slot.end, job.nodes);
-    starts_.insert(slot.start);
+    starts_.insert(std::upper_bound(starts_.begin(), starts_.end(), slot.start), slot.start);
     return slot;
   }
   void take_out(const Job& job, const Reservation& slot) {
     profile_.release(slot.start, slot.end, job.nodes);
-    starts_.erase(starts_.find(slot.start));
+    forget_start(slot.start);
+  }
+  void forget_start(Time start) {
+    starts_.erase(std::lower_bound(starts_.begin(), starts_.end(), start));
   }
 
   AvailabilityProfile profile_;
@@ -132,7 +136,9 @@ class Plan {
   // compression looks every one of them up at every completion (hashing ids cost more than the
   // searches). A job leaves this map when it starts, before the Scheduler frees its address.
   std::unordered_map<const Job*, Reservation> reserved_;
-  std::multiset<Time> starts_;                      // their slots, to find the due ones fast
+  // Their slots, sorted, to find the due ones fast. A vector: it holds one entry per waiting
+  // job and changes at every move, where a tree would allocate.
+  std::vector<Time> starts_;
   // Started jobs by id: the Scheduler reports completions with a copy of the job.
   std::unordered_map<JobId, Reservation> running_;
   FreedCapacityLog freed_;
