@@ -14,8 +14,9 @@ tmp=$(mktemp -d)
   echo
   echo "Measured by \`experiments/benchmark.sh\` on $(date -u +%Y-%m-%d), $(nproc) cores,"
   echo "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), Release build."
-  echo "Each cell is the whole run (read + SimGrid simulation + scheduling + outputs), best of 3;"
-  echo "\"parse\" is the time to read the trace alone. Makespan in seconds."
+  echo "Each cell is the whole \`batfill simulate\` command as its summary reports it (reading the"
+  echo "trace, SimGrid simulation, scheduling, writing both CSV files), best of 3; \"parse\" is the"
+  echo "time spent reading the trace alone. Makespan in seconds."
   echo
   printf "| trace | jobs | parse (s) |"
   for p in $policies; do printf " %s (s) |" "$p"; done
@@ -33,8 +34,8 @@ tmp=$(mktemp -d)
       best=""
       for i in 1 2 3; do
         "$batfill" simulate "$file" --backfill "$p" --no-progress --output "$tmp/run" > "$tmp/summary"
-        wall=$(sed -n 's/^wall time: \([0-9.]*\) s.*/\1/p' "$tmp/summary")
-        read_s=$(sed -n 's/.*records, read in \([0-9.e-]*\) s.*/\1/p' "$tmp/summary")
+        wall=$(sed -n "s/^wall time: \([0-9.]*\) s.*/\1/p" "$tmp/summary")
+        read_s=$(sed -n 's/^wall time: .*(reading \([0-9.]*\) s.*/\1/p' "$tmp/summary")
         jobs=$(sed -n 's/.*(\([0-9]*\) records.*/\1/p' "$tmp/summary")
         if [ -z "$best" ] || awk "BEGIN{exit !($wall < $best)}"; then best=$wall; fi
         if [ -z "$parse" ] || awk "BEGIN{exit !($read_s < $parse)}"; then parse=$read_s; fi

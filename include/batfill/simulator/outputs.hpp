@@ -16,8 +16,9 @@ void write_jobs_csv(std::ostream& out, const std::vector<JobRecord>& jobs);
 
 struct RunInfo {
   std::string version;           // batsim_version column: "batfill <version>"
+  double reading_seconds = 0;     // wall time spent reading the workload
   double scheduling_seconds = 0;  // wall time spent in the decision process
-  double simulation_seconds = 0;  // wall time of the whole run
+  double simulation_seconds = 0;  // wall time of the run so far: reading and simulating
 };
 
 // PREFIX_schedule.csv: one header row and one value row, keys in lexicographic order like
