@@ -90,18 +90,15 @@ std::vector<Decision> Scheduler::schedule(Time now) {
     if (!started.insert(job).second || waiting_.count(job->id) == 0) {
       throw std::logic_error("policy started job '" + job->id + "' twice or while not waiting");
     }
-    RunningJob running;
-    running.job = *job;
-    running.start = now;
-    running.machines = pool_.allocate(job->nodes, options_.allocation);
-    running.release = releases_.emplace(planned_end(*job, now), job->nodes);
-    Decision decision;
-    decision.job_id = job->id;
-    decision.machines = running.machines;
-    decisions.push_back(std::move(decision));
-    running_.emplace(job->id, std::move(running));
   }
-  // Started jobs sit near the front of a long queue: compact only up to the last of them.
+  remove_from_queue(started);
+  for (const Job* job : starting) start(*job, now, decisions);
+  return decisions;
+}
+
+// Started jobs sit near the front of a long queue: compact only up to the last of them.
+// Compares addresses only; the jobs are still in waiting_.
+void Scheduler::remove_from_queue(const std::unordered_set<const Job*>& started) {
   std::size_t to_remove = started.size();
   auto kept = queue_.begin();
   auto it = queue_.begin();
@@ -113,10 +110,24 @@ std::vector<Decision> Scheduler::schedule(Time now) {
     }
   }
   queue_.erase(kept, it);
-  for (const Decision& decision : decisions) {
-    if (decision.kind == Decision::Kind::kExecute) waiting_.erase(decision.job_id);
-  }
-  return decisions;
+}
+
+// Moves a waiting job (already out of the queue) to the running jobs, with its machines.
+void Scheduler::start(const Job& waiting, Time now, std::vector<Decision>& decisions) {
+  const auto it = waiting_.find(waiting.id);
+  RunningJob running;
+  running.job = std::move(it->second);  // `waiting` refers to it: not used below
+  waiting_.erase(it);
+  const Job& job = running.job;
+  running.start = now;
+  running.machines = pool_.allocate(job.nodes, options_.allocation);
+  running.release = releases_.emplace(planned_end(job, now), job.nodes);
+  Decision decision;
+  decision.job_id = job.id;
+  decision.machines = running.machines;
+  decisions.push_back(std::move(decision));
+  const JobId id = job.id;
+  running_.emplace(id, std::move(running));
 }
 
 Time Scheduler::estimate_start(const Job& job, Time now) const {

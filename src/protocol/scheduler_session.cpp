@@ -126,18 +126,20 @@ Message BatsimScheduler::exchange(const Message& request) {
 
   for (Decision& decision : scheduler_->schedule(now)) {
     TrackedJob& tracked = jobs_.at(decision.job_id);
+    // The decision is consumed here: its id and machines move into the reply.
     if (decision.kind == Decision::Kind::kReject) {
       tracked.state = JobState::kRejected;
-      tracked.rejection_reason = decision.reason;
       log_.info("rejected at " + format_seconds(now) + " s: " + decision.reason);
-      reply.events.push_back(stamped(now, RejectJob{decision.job_id}));
+      tracked.rejection_reason = std::move(decision.reason);
+      reply.events.push_back(stamped(now, RejectJob{std::move(decision.job_id)}));
     } else {
       tracked.state = JobState::kRunning;
       if (log_.debugging()) {
         log_.debug("start " + decision.job_id + " at " + format_seconds(now) + " s on " +
                    to_string(decision.machines));
       }
-      reply.events.push_back(stamped(now, ExecuteJob{decision.job_id, decision.machines}));
+      reply.events.push_back(
+          stamped(now, ExecuteJob{std::move(decision.job_id), std::move(decision.machines)}));
     }
   }
   for (const EstimateWaitingTimeQuery* query : queries) {
@@ -216,26 +218,29 @@ void BatsimScheduler::apply_sched_config(const std::string& text, const EventPos
 
 void BatsimScheduler::complete(const JobCompleted& completed, const EventPosition& where) {
   const auto it = jobs_.find(completed.job_id);
-  const std::string job = "job '" + completed.job_id + "'";
-  if (it == jobs_.end()) fail(where, "field 'job_id': " + job + " was never submitted");
+  // Built only for a message: this runs for every completion.
+  const auto job = [&completed] { return "job '" + completed.job_id + "'"; };
+  if (it == jobs_.end()) fail(where, "field 'job_id': " + job() + " was never submitted");
   switch (it->second.state) {
     case JobState::kWaiting:
-      fail(where, "field 'job_id': " + job + " completed but was never started");
+      fail(where, "field 'job_id': " + job() + " completed but was never started");
     case JobState::kRejected:
-      fail(where, "field 'job_id': " + job + " completed but was rejected");
+      fail(where, "field 'job_id': " + job() + " completed but was rejected");
     case JobState::kCompleted:
-      fail(where, "field 'job_id': " + job + " completed twice");
+      fail(where, "field 'job_id': " + job() + " completed twice");
     case JobState::kRunning:
       break;
   }
-  if (!completed.alloc.empty() && completed.alloc != scheduler_->machines_of(completed.job_id)) {
-    log_.warning(where.text() + ": " + job + " ran on '" + to_string(completed.alloc) +
-                 "' by Batsim's account but was given '" +
-                 to_string(scheduler_->machines_of(completed.job_id)) + "'");
+  if (!completed.alloc.empty()) {
+    const MachineSet& given = scheduler_->machines_of(completed.job_id);
+    if (completed.alloc != given) {
+      log_.warning(where.text() + ": " + job() + " ran on '" + to_string(completed.alloc) +
+                   "' by Batsim's account but was given '" + to_string(given) + "'");
+    }
   }
   // Walltime reached, killed and failed jobs free their machines exactly like finished ones.
   if (log_.debugging() && completed.job_state != "COMPLETED_SUCCESSFULLY") {
-    log_.debug(where.text() + ": " + job + " ended " + completed.job_state);
+    log_.debug(where.text() + ": " + job() + " ended " + completed.job_state);
   }
   scheduler_->complete(completed.job_id);
   it->second.state = JobState::kCompleted;
@@ -243,9 +248,11 @@ void BatsimScheduler::complete(const JobCompleted& completed, const EventPositio
 
 void BatsimScheduler::submit(std::vector<std::pair<EventPosition, const SubmittedJob*>>& submissions,
                              Time now) {
+  // Most instants submit one job, which cannot repeat itself: only several need the set.
+  const bool several = submissions.size() > 1;
   std::unordered_set<std::string> in_message;
   for (const auto& [where, job] : submissions) {
-    if (jobs_.count(job->id) != 0 || !in_message.insert(job->id).second) {
+    if (jobs_.count(job->id) != 0 || (several && !in_message.insert(job->id).second)) {
       fail(where, "field 'job_id': job '" + job->id + "' submitted twice");
     }
   }
@@ -254,7 +261,7 @@ void BatsimScheduler::submit(std::vector<std::pair<EventPosition, const Submitte
     return job_id_less(a.second->id, b.second->id);
   });
   for (const auto& [where, submitted] : submissions) {
-    jobs_[submitted->id] = TrackedJob{*submitted, JobState::kWaiting, ""};
+    jobs_.emplace(submitted->id, TrackedJob{*submitted, JobState::kWaiting, ""});
     Job job;
     job.id = submitted->id;
     job.submit_time = now;  // the instant, which is the core's FCFS key

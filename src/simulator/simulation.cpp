@@ -48,6 +48,10 @@ class BatsimStandIn {
     for (const workload::WorkloadJob& source : workload.jobs) {
       SimJob job;
       job.source = &source;
+      // Resolved once: a profile lookup by name per submission, start and completion showed up
+      // in profiles of large traces.
+      const auto profile = workload.profiles.find(source.profile);
+      if (profile != workload.profiles.end()) job.profile = &profile->second;
       job.batsim_id = std::string(kWorkloadName) + "!" + source.job.id;
       job.record.workload_name = kWorkloadName;
       job.record.job_name = source.job.id;
@@ -77,9 +81,11 @@ class BatsimStandIn {
     show_progress(true);
   }
 
+  // Moves the job records out: call once, after run().
   SimulationResult result() {
     SimulationResult result;
-    for (std::size_t index : output_order_) result.jobs.push_back(jobs_[index].record);
+    result.jobs.reserve(output_order_.size());
+    for (std::size_t index : output_order_) result.jobs.push_back(std::move(jobs_[index].record));
     result.machine_count = static_cast<int>(platform_.compute_hosts.size());
     result.scheduling_seconds = scheduling_seconds_;
     return result;
@@ -88,6 +94,7 @@ class BatsimStandIn {
  private:
   struct SimJob {
     const workload::WorkloadJob* source = nullptr;
+    const workload::Profile* profile = nullptr;  // null when the job names an unknown profile
     std::string batsim_id;
     JobRecord record;
     enum class Stage { kNotSubmitted, kWaiting, kRunning, kEnded } stage = Stage::kNotSubmitted;
@@ -214,7 +221,7 @@ class BatsimStandIn {
       // Batsim's return codes: 0 on success, the profile's `ret` on failure, -1 at the walltime.
       event.return_code = completion.state == FinalState::kCompletedWalltimeReached
                               ? -1
-                              : workload_.profiles.at(job.source->profile).return_code;
+                              : job.profile->return_code;
       event.alloc = job.record.machines;
       request.events.push_back({completion.time, std::move(event)});
     }
@@ -242,7 +249,7 @@ class BatsimStandIn {
     // Batsim would refuse the whole workload; batfill reports them as rejected, with the reason.
     std::string invalid = job.record.reject_reason.empty() ? source.invalid_reason
                                                            : job.record.reject_reason;
-    if (invalid.empty() && workload_.profiles.count(source.profile) == 0) {
+    if (invalid.empty() && job.profile == nullptr) {
       invalid = "job '" + source.job.id + "' uses unknown profile '" + source.profile + "'";
     }
     if (!invalid.empty()) {
@@ -272,31 +279,33 @@ class BatsimStandIn {
     throw std::runtime_error("invalid decision at t=" + format_seconds(last_now_) + ": " + what);
   }
 
-  SimJob& waiting_job(const std::string& id, const char* decision) {
+  // Position in jobs_ of the waiting job a decision names.
+  std::size_t waiting_job(const std::string& id, const char* decision) {
     const auto it = index_.find(id);
     if (it == index_.end()) reject_reply(std::string(decision) + " of unknown job '" + id + "'");
-    SimJob& job = jobs_[it->second];
-    if (job.stage != SimJob::Stage::kWaiting) {
+    if (jobs_[it->second].stage != SimJob::Stage::kWaiting) {
       reject_reply(std::string(decision) + " of job '" + id + "', which is not waiting");
     }
-    return job;
+    return it->second;
   }
 
   // Applies a reply with Batsim's checks: whatever would make Batsim abort is an error here too.
-  void apply_reply(const protocol::Message& reply, Time now) {
-    for (const protocol::Event& event : reply.events) {
+  // Takes the reply by value: allocations move into the job records.
+  void apply_reply(protocol::Message reply, Time now) {
+    for (protocol::Event& event : reply.events) {
       if (event.timestamp > reply.now) {
         reject_reply("event timestamp " + format_seconds(event.timestamp) +
                      " is after the reply's now " + format_seconds(reply.now));
       }
-      if (const auto* execute = std::get_if<protocol::ExecuteJob>(&event.data)) {
-        start(waiting_job(execute->job_id, "EXECUTE_JOB"), execute->alloc, now);
+      if (auto* execute = std::get_if<protocol::ExecuteJob>(&event.data)) {
+        start(waiting_job(execute->job_id, "EXECUTE_JOB"), std::move(execute->alloc), now);
       } else if (const auto* reject = std::get_if<protocol::RejectJob>(&event.data)) {
-        SimJob& job = waiting_job(reject->job_id, "REJECT_JOB");
+        const std::size_t index = waiting_job(reject->job_id, "REJECT_JOB");
+        SimJob& job = jobs_[index];
         job.record.state = FinalState::kRejected;
         job.record.reject_reason =
             decision_process_.rejection_reason(job.batsim_id).value_or("rejected by the decision process");
-        finish(index_.at(job.batsim_id));
+        finish(index);
       } else if (const auto* call = std::get_if<protocol::CallMeLater>(&event.data)) {
         if (call->at <= now) {
           reject_reply("CALL_ME_LATER at " + format_seconds(call->at) + " is not after now");
@@ -308,7 +317,8 @@ class BatsimStandIn {
     }
   }
 
-  void start(SimJob& job, const MachineSet& alloc, Time now) {
+  void start(std::size_t index, MachineSet alloc, Time now) {
+    SimJob& job = jobs_[index];
     const int size = machine_count(alloc);
     if (size != job.record.requested_nodes) {
       reject_reply("EXECUTE_JOB of '" + job.batsim_id + "' on " + std::to_string(size) +
@@ -326,9 +336,9 @@ class BatsimStandIn {
     busy_ += alloc;
     job.stage = SimJob::Stage::kRunning;
     job.record.start_time = now;
-    job.record.machines = alloc;
-    const std::size_t index = index_.at(job.batsim_id);
-    const workload::Profile& profile = workload_.profiles.at(job.source->profile);
+    job.record.machines = std::move(alloc);
+    const MachineSet& machines = job.record.machines;
+    const workload::Profile& profile = *job.profile;
     if (profile.type == workload::Profile::Type::kDelay) {
       // Batsim's rule for delay jobs: a delay that reaches the walltime is cut there and reported
       // as COMPLETED_WALLTIME_REACHED.
@@ -339,7 +349,7 @@ class BatsimStandIn {
                                    : state_on_normal_end(profile)});
       return;
     }
-    start_parallel_task(index, profile, alloc);
+    start_parallel_task(index, profile, machines);
   }
 
   // Parallel profiles run as SimGrid parallel tasks on the allocated hosts, so their duration is
