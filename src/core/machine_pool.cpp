@@ -33,7 +33,7 @@ std::string to_string(AllocationRule rule) {
 }
 
 MachinePool::MachinePool(int machine_count)
-    : size_(machine_count), free_(machine_range(0, machine_count - 1)) {}
+    : size_(machine_count), free_(machine_range(0, machine_count - 1)), free_count_(machine_count) {}
 
 MachineSet MachinePool::allocate(int count, AllocationRule rule) {
   if (count > free_count()) {
@@ -53,23 +53,33 @@ MachineSet MachinePool::allocate(int count, AllocationRule rule) {
   if (chosen.empty()) chosen = lowest(free_, count);
   free_ -= chosen;
   busy_ += chosen;
+  free_count_ -= count;
   return chosen;
 }
 
 void MachinePool::release(const MachineSet& machines) {
   busy_ -= machines;
-  free_ += machines - unavailable_;
+  // Usually nothing is unavailable: the set difference would only copy `machines`.
+  if (unavailable_.empty()) {
+    free_ += machines;
+    free_count_ += machine_count(machines);
+  } else {
+    free_ += machines - unavailable_;
+    free_count_ = machine_count(free_);
+  }
 }
 
 void MachinePool::mark_unavailable(const MachineSet& machines) {
   const MachineSet in_range = machines & machine_range(0, size_ - 1);
   unavailable_ += in_range;
   free_ -= in_range;
+  free_count_ = machine_count(free_);
 }
 
 void MachinePool::mark_available(const MachineSet& machines) {
   unavailable_ -= machines;
   free_ += (machines & machine_range(0, size_ - 1)) - busy_;
+  free_count_ = machine_count(free_);
 }
 
 }  // namespace batfill

@@ -12,6 +12,7 @@
 #include <queue>
 #include <set>
 #include <stdexcept>
+#include <string_view>
 #include <unordered_map>
 
 namespace batfill::simulator {
@@ -45,13 +46,18 @@ class BatsimStandIn {
         mutex_(sg4::Mutex::create()),
         parallel_done_(sg4::ConditionVariable::create()) {
     jobs_.reserve(workload.jobs.size());
+    index_.reserve(workload.jobs.size());
+    // Each job's profile is resolved once, through a hash of the names: looking names up in the
+    // workload's std::map at every submission, start and completion showed up in profiles of
+    // large traces.
+    std::unordered_map<std::string_view, const workload::Profile*> profiles;
+    profiles.reserve(workload.profiles.size());
+    for (const auto& [name, profile] : workload.profiles) profiles.emplace(name, &profile);
     for (const workload::WorkloadJob& source : workload.jobs) {
       SimJob job;
       job.source = &source;
-      // Resolved once: a profile lookup by name per submission, start and completion showed up
-      // in profiles of large traces.
-      const auto profile = workload.profiles.find(source.profile);
-      if (profile != workload.profiles.end()) job.profile = &profile->second;
+      const auto profile = profiles.find(source.profile);
+      if (profile != profiles.end()) job.profile = profile->second;
       job.batsim_id = std::string(kWorkloadName) + "!" + source.job.id;
       job.record.workload_name = kWorkloadName;
       job.record.job_name = source.job.id;

@@ -24,7 +24,7 @@ class MachinePool {
   explicit MachinePool(int machine_count);
 
   int size() const { return size_; }
-  int free_count() const { return machine_count(free_); }
+  int free_count() const { return free_count_; }
   const MachineSet& free_machines() const { return free_; }
 
   // Takes `count` free machines. Precondition: count <= free_count().
@@ -42,6 +42,7 @@ class MachinePool {
   MachineSet free_;
   MachineSet busy_;
   MachineSet unavailable_;
+  int free_count_;  // machine_count(free_), kept up to date: policies ask for it at every pass
 };
 
 }  // namespace batfill
