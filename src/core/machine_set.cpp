@@ -1,6 +1,7 @@
 #include "batfill/core/machine_set.hpp"
 
 #include <cctype>
+#include <charconv>
 #include <sstream>
 #include <stdexcept>
 
@@ -35,14 +36,27 @@ int machine_count(const MachineSet& machines) {
 
 std::string to_string(const MachineSet& machines) {
   std::string text;
+  append_machine_set(text, machines);
+  return text;
+}
+
+void append_machine_set(std::string& out, const MachineSet& machines) {
+  char digits[16];
+  const auto append_id = [&](int id) {
+    out.append(digits, std::to_chars(digits, digits + sizeof digits, id).ptr);
+  };
+  bool first_part = true;
   for (const Interval& interval : machines) {
     const int first = boost::icl::first(interval);
     const int last = boost::icl::last(interval);
-    if (!text.empty()) text += ' ';
-    text += std::to_string(first);
-    if (last != first) text += '-' + std::to_string(last);
+    if (!first_part) out += ' ';
+    first_part = false;
+    append_id(first);
+    if (last != first) {
+      out += '-';
+      append_id(last);
+    }
   }
-  return text;
 }
 
 MachineSet parse_machine_set(const std::string& text) {

@@ -19,7 +19,16 @@ double to_seconds(Time t) {
 }
 
 std::string format_seconds(Time t) {
-  if (t == kNever) return "inf";
+  std::string text;
+  append_seconds(text, t);
+  return text;
+}
+
+void append_seconds(std::string& out, Time t) {
+  if (t == kNever) {
+    out += "inf";
+    return;
+  }
   // Hand-rolled rather than snprintf: outputs format several times per job, and printf's
   // format parsing dominated the writing of large _jobs.csv files.
   const bool negative = t < 0;
@@ -38,7 +47,7 @@ std::string format_seconds(Time t) {
     magnitude /= 10;
   } while (magnitude != 0);
   if (negative) *--digit = '-';
-  return std::string(digit, end);
+  out.append(digit, end);
 }
 
 }  // namespace batfill

@@ -41,9 +41,20 @@ std::string_view trim(std::string_view text) {
 }
 
 std::optional<double> parse_number(std::string_view text) {
-  double value = 0;
   const char* first = text.data();
   const char* last = first + text.size();
+  // Trace fields are almost all integers, which parse several times faster as such. Below 2^53
+  // the conversion is exact, so the value is the one the double parser gives; "-0" is left to it
+  // to keep its sign.
+  constexpr long long kExactInDouble = 1LL << 53;
+  long long integer = 0;
+  const auto [integer_end, integer_error] = std::from_chars(first, last, integer);
+  const bool negative_zero = integer == 0 && !text.empty() && text.front() == '-';
+  if (integer_error == std::errc() && integer_end == last && !negative_zero &&
+      integer > -kExactInDouble && integer < kExactInDouble) {
+    return static_cast<double>(integer);
+  }
+  double value = 0;
   const auto [end, error] = std::from_chars(first, last, value);
   if (text.empty() || error != std::errc() || end != last || !std::isfinite(value)) {
     return std::nullopt;

@@ -17,6 +17,8 @@ int machine_count(const MachineSet& machines);
 // Canonical Batsim form: disjoint maximal intervals in ascending order, single ids as "a",
 // ranges as "a-b", separated by one space. The empty set is "".
 std::string to_string(const MachineSet& machines);
+// The same text appended to `out` (CSV rows).
+void append_machine_set(std::string& out, const MachineSet& machines);
 
 // Accepts any valid Batsim interval set (unsorted or overlapping parts, several spaces).
 // Throws std::invalid_argument naming the offending part.

@@ -30,6 +30,8 @@ double to_seconds(Time t);
 
 // "12.000450" — the 6-decimal form Batsim writes in its CSV outputs. kNever prints "inf".
 std::string format_seconds(Time t);
+// The same text appended to `out`: CSV rows are built without a temporary string per field.
+void append_seconds(std::string& out, Time t);
 
 // Saturating a + b for a, b >= 0: planning with a job that has no limit must not overflow.
 constexpr Time add_saturating(Time a, Time b) {
