@@ -1,8 +1,8 @@
 #include "batfill/core/scheduler.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <stdexcept>
-#include <unordered_set>
 
 
 namespace batfill {
@@ -85,9 +85,12 @@ std::vector<Decision> Scheduler::schedule(Time now) {
   const std::vector<const Job*> starting = policy_->select_jobs_to_start(view);
   if (starting.empty()) return decisions;
 
-  std::unordered_set<const Job*> started;
+  // A sorted vector, not a hash set: a pass starts few jobs, and this runs at every instant.
+  std::vector<const Job*> started = starting;
+  std::sort(started.begin(), started.end(), std::less<const Job*>());
   for (const Job* job : starting) {
-    if (!started.insert(job).second || waiting_.count(job->id) == 0) {
+    const auto [first, last] = std::equal_range(started.begin(), started.end(), job, std::less<const Job*>());
+    if (last - first != 1 || waiting_.count(job->id) == 0) {
       throw std::logic_error("policy started job '" + job->id + "' twice or while not waiting");
     }
   }
@@ -98,12 +101,12 @@ std::vector<Decision> Scheduler::schedule(Time now) {
 
 // Started jobs sit near the front of a long queue: compact only up to the last of them.
 // Compares addresses only; the jobs are still in waiting_.
-void Scheduler::remove_from_queue(const std::unordered_set<const Job*>& started) {
+void Scheduler::remove_from_queue(const std::vector<const Job*>& started) {
   std::size_t to_remove = started.size();
   auto kept = queue_.begin();
   auto it = queue_.begin();
   for (; it != queue_.end() && to_remove > 0; ++it) {
-    if (started.count(*it) != 0) {
+    if (std::binary_search(started.begin(), started.end(), *it, std::less<const Job*>())) {
       --to_remove;
     } else {
       *kept++ = *it;

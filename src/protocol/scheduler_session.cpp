@@ -124,7 +124,9 @@ Message BatsimScheduler::exchange(const Message& request) {
     return reply;
   }
 
-  for (Decision& decision : scheduler_->schedule(now)) {
+  std::vector<Decision> decisions = scheduler_->schedule(now);
+  reply.events.reserve(decisions.size() + queries.size());
+  for (Decision& decision : decisions) {
     TrackedJob& tracked = jobs_.at(decision.job_id);
     // The decision is consumed here: its id and machines move into the reply.
     if (decision.kind == Decision::Kind::kReject) {

@@ -78,7 +78,7 @@ class BatsimStandIn {
     begin_simulation();
     while (ended_ < jobs_.size() || !wake_ups_.empty()) {
       const Time now = wait_for_next_instant();
-      protocol::Message request = collect_events(now);
+      const protocol::Message& request = collect_events(now);
       if (request.events.empty()) continue;
       apply_reply(exchange(request), now);
       show_progress(false);
@@ -198,10 +198,14 @@ class BatsimStandIn {
   }
 
   // One instant's events, in Batsim's order: completions, then submissions, then wake-ups.
-  protocol::Message collect_events(Time now) {
-    protocol::Message request;
+  // The message and the completion list are members reused from instant to instant: growing
+  // fresh vectors of events (a large variant) at every instant showed up in profiles.
+  const protocol::Message& collect_events(Time now) {
+    protocol::Message& request = request_;
     request.now = now;
-    std::vector<Completion> ended;
+    request.events.clear();
+    std::vector<Completion>& ended = ended_now_;
+    ended.clear();
     while (!delay_completions_.empty() && delay_completions_.top().time <= now) {
       ended.push_back(delay_completions_.top());
       delay_completions_.pop();
@@ -436,6 +440,9 @@ class BatsimStandIn {
   sg4::ConditionVariablePtr parallel_done_;
   int parallel_running_ = 0;
   std::vector<Completion> parallel_finished_;
+
+  protocol::Message request_;           // the instant's request, see collect_events()
+  std::vector<Completion> ended_now_;   // the instant's completions, see collect_events()
 
   double scheduling_seconds_ = 0;
   Clock::time_point start_wall_;

@@ -7,7 +7,6 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include "batfill/core/job.hpp"
@@ -72,7 +71,8 @@ class Scheduler {
   };
 
   void reject(const Job& job, std::string reason);
-  void remove_from_queue(const std::unordered_set<const Job*>& started);
+  // `started` is sorted by address.
+  void remove_from_queue(const std::vector<const Job*>& started);
   void start(const Job& waiting, Time now, std::vector<Decision>& decisions);
 
   std::unique_ptr<Policy> policy_;
