@@ -43,6 +43,7 @@ class BatsimStandIn {
         decision_process_(decision_process),
         platform_(std::move(platform)),
         options_(options),
+        busy_(platform_.compute_hosts.size(), false),
         mutex_(sg4::Mutex::create()),
         parallel_done_(sg4::ConditionVariable::create()) {
     jobs_.reserve(workload.jobs.size());
@@ -223,7 +224,7 @@ class BatsimStandIn {
       SimJob& job = jobs_[completion.job];
       job.record.finish_time = completion.time;
       job.record.state = completion.state;
-      busy_ -= job.record.machines;
+      mark_busy(job.record.machines, false);
       finish(completion.job);
       protocol::JobCompleted event;
       event.job_id = job.batsim_id;
@@ -327,6 +328,26 @@ class BatsimStandIn {
     }
   }
 
+  // Busy machines are flags by id, not a MachineSet: set operations on interval trees at every
+  // start and completion cost more than visiting the ids of the job. Ids are checked in range.
+  MachineSet busy_among(const MachineSet& machines) const {
+    MachineSet busy;
+    for (const auto& interval : machines) {
+      for (int id = boost::icl::first(interval); id <= boost::icl::last(interval); ++id) {
+        if (busy_[static_cast<std::size_t>(id)]) busy += id;
+      }
+    }
+    return busy;
+  }
+
+  void mark_busy(const MachineSet& machines, bool busy) {
+    for (const auto& interval : machines) {
+      const auto first = busy_.begin() + boost::icl::first(interval);
+      const auto last = busy_.begin() + boost::icl::last(interval);
+      std::fill(first, last + 1, busy);
+    }
+  }
+
   void start(std::size_t index, MachineSet alloc, Time now) {
     SimJob& job = jobs_[index];
     const int size = machine_count(alloc);
@@ -339,11 +360,12 @@ class BatsimStandIn {
       reject_reply("EXECUTE_JOB of '" + job.batsim_id + "' on machines '" + to_string(alloc) +
                    "' outside 0-" + std::to_string(platform_.compute_hosts.size() - 1));
     }
-    if (boost::icl::intersects(busy_, alloc)) {
+    const MachineSet already_busy = busy_among(alloc);
+    if (!already_busy.empty()) {
       reject_reply("EXECUTE_JOB of '" + job.batsim_id + "' on busy machines '" +
-                   to_string(busy_ & alloc) + "'");
+                   to_string(already_busy) + "'");
     }
-    busy_ += alloc;
+    mark_busy(alloc, true);
     job.stage = SimJob::Stage::kRunning;
     job.record.start_time = now;
     job.record.machines = std::move(alloc);
@@ -433,7 +455,7 @@ class BatsimStandIn {
   std::size_t next_submission_ = 0;
   std::priority_queue<Completion, std::vector<Completion>, std::greater<>> delay_completions_;
   std::multiset<Time> wake_ups_;
-  MachineSet busy_;
+  std::vector<bool> busy_;  // by machine id
   Time last_now_ = 0;
 
   sg4::MutexPtr mutex_;
