@@ -4,7 +4,9 @@
 // Policies only count nodes; the pool turns a count into concrete ids. The choice of ids never
 // changes which jobs start when, only where they run.
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "batfill/core/machine_set.hpp"
 
@@ -25,7 +27,6 @@ class MachinePool {
 
   int size() const { return size_; }
   int free_count() const { return free_count_; }
-  const MachineSet& free_machines() const { return free_; }
 
   // Takes `count` free machines. Precondition: count <= free_count().
   MachineSet allocate(int count, AllocationRule rule);
@@ -38,11 +39,21 @@ class MachinePool {
   void mark_available(const MachineSet& machines);
 
  private:
+  // Machine states are kept by id, free ones also as a bitmap searched a word at a time:
+  // interval-set arithmetic at every start and completion dominated the core's own cost.
+  bool is_free(int id) const;
+  void set_free(int id, bool free);  // keeps free_count_
+  int next_with_state(int from, bool free) const;
+  template <typename Visit>
+  void for_each_free_run(Visit visit) const;
+  template <typename Visit>
+  void for_each_id_in_range(const MachineSet& machines, Visit visit);  // ids outside 0..size-1 skipped
+
   int size_;
-  MachineSet free_;
-  MachineSet busy_;
-  MachineSet unavailable_;
-  int free_count_;  // machine_count(free_), kept up to date: policies ask for it at every pass
+  std::vector<std::uint64_t> free_words_;  // bit id % 64 of word id / 64: free (available, idle)
+  std::vector<bool> busy_;                 // by id: runs a job
+  std::vector<bool> unavailable_;          // by id: out of use (a busy one keeps its job)
+  int free_count_ = 0;
 };
 
 }  // namespace batfill
