@@ -43,7 +43,8 @@ std::string to_string(const MachineSet& machines) {
 void append_machine_set(std::string& out, const MachineSet& machines) {
   char digits[16];
   const auto append_id = [&](int id) {
-    out.append(digits, std::to_chars(digits, digits + sizeof digits, id).ptr);
+    const char* end = std::to_chars(digits, digits + sizeof digits, id).ptr;
+    out.append(digits, static_cast<std::size_t>(end - digits));
   };
   bool first_part = true;
   for (const Interval& interval : machines) {

@@ -95,6 +95,7 @@ std::vector<Decision> Scheduler::schedule(Time now) {
     }
   }
   remove_from_queue(started);
+  decisions.reserve(decisions.size() + starting.size());
   for (const Job* job : starting) start(*job, now, decisions);
   return decisions;
 }

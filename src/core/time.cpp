@@ -47,7 +47,7 @@ void append_seconds(std::string& out, Time t) {
     magnitude /= 10;
   } while (magnitude != 0);
   if (negative) *--digit = '-';
-  out.append(digit, end);
+  out.append(digit, static_cast<std::size_t>(end - digit));
 }
 
 }  // namespace batfill

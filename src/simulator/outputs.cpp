@@ -26,7 +26,7 @@ void append_fixed6(std::string& out, double value) {
   const auto [end, error] =
       std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed, 6);
   if (error == std::errc()) {
-    out.append(buffer, end);
+    out.append(buffer, static_cast<std::size_t>(end - buffer));
   } else {
     // Beyond 10^56 the text does not fit: printf truncates it, as batfill always did.
     std::snprintf(buffer, sizeof buffer, "%.6f", value);
@@ -38,6 +38,12 @@ std::string fixed6(double value) {
   std::string text;
   append_fixed6(text, value);
   return text;
+}
+
+void append_int(std::string& out, int value) {
+  char digits[16];
+  const char* end = std::to_chars(digits, digits + sizeof digits, value).ptr;
+  out.append(digits, static_cast<std::size_t>(end - digits));
 }
 
 void append_time_or_none(std::string& out, Time t) {
@@ -70,7 +76,7 @@ void write_jobs_csv(std::ostream& out, const std::vector<JobRecord>& jobs) {
     rows += ',';
     append_seconds(rows, job.submit_time);
     rows += ',';
-    rows += std::to_string(job.requested_nodes);
+    append_int(rows, job.requested_nodes);
     rows += ',';
     append_time_or_none(rows, job.requested_time);
     rows += job.state == FinalState::kCompletedSuccessfully ? ",1," : ",0,";
