@@ -138,6 +138,30 @@ TEST(SwfReader, FractionalFieldsKeepMicrosecondsAndDistinctProfiles) {
   EXPECT_EQ(job_named(workload, "2").profile, "1");
 }
 
+// Integer fields take a faster path than other numbers; every spelling of a value must still
+// read the same, and huge integers must still be out of range.
+TEST(SwfReader, NumberSpellingsReadAlike) {
+  ScratchFiles files;
+  const std::string path =
+      files.write("t.swf", record("1", "-0", "1e2", "4", "-1", "100.0") +
+                               record("2", "0", "0100", "4.0", "-1", "1e+2") +
+                               record("3", "0", "10", "4", "4", "9007199254740993") +
+                               record("4", "0", "10", "4", "99999999999999999999", "100"));
+  const Workload workload = read_workload(path);
+  for (const char* id : {"1", "2"}) {
+    const WorkloadJob& job = job_named(workload, id);
+    EXPECT_TRUE(job.is_valid()) << id << ": " << job.invalid_reason;
+    EXPECT_EQ(job.job.submit_time, 0) << id;
+    EXPECT_EQ(job.profile, "100") << id;
+    EXPECT_EQ(job.job.nodes, 4) << id;
+    EXPECT_EQ(job.job.time_limit, from_seconds(100)) << id;
+  }
+  EXPECT_NE(job_named(workload, "3").invalid_reason.find("requested time (field 9)"),
+            std::string::npos);
+  EXPECT_NE(job_named(workload, "4").invalid_reason.find("node count (field 8)"),
+            std::string::npos);
+}
+
 TEST(SwfReader, MaxProcsWinsOverMaxNodes) {
   // SDSC-BLUE's header has MaxNodes 144 and MaxProcs 1152; notes §6 prefers MaxProcs.
   ScratchFiles files;
