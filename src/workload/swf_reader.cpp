@@ -122,7 +122,8 @@ class SwfReader {
       }
     }
 
-    WorkloadJob job;
+    // Built in place: moving a finished job into the vector cost more than filling it there.
+    WorkloadJob& job = workload_.jobs.emplace_back();
     job.job.id = values_[kJobNumber] ? std::string(fields_[0])
                                      : "line" + std::to_string(line_number_);
     job.job.submit_time = previous_submit_;
@@ -132,8 +133,8 @@ class SwfReader {
       }
     }
     previous_submit_ = job.job.submit_time;
-    const detail::IdRegistry::Claim claim = ids_.claim(job.job.id, line_number_);
-    job.job.id = claim.id;
+    detail::IdRegistry::Claim claim = ids_.claim(job.job.id, line_number_);
+    job.job.id = std::move(claim.id);
     if (!claim.duplicate.empty()) invalid(job, claim.duplicate);
 
     if (!structure_problem.empty()) {
@@ -141,7 +142,6 @@ class SwfReader {
     } else {
       read_fields(job);
     }
-    workload_.jobs.push_back(std::move(job));
   }
 
   // Called with all 18 fields numeric.
