@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace batfill::simulator {
 namespace {
@@ -47,7 +48,6 @@ class BatsimStandIn {
         mutex_(sg4::Mutex::create()),
         parallel_done_(sg4::ConditionVariable::create()) {
     jobs_.reserve(workload.jobs.size());
-    index_.reserve(workload.jobs.size());
     // Each job's profile is resolved once, through a hash of the names: looking names up in the
     // workload's std::map at every submission, start and completion showed up in profiles of
     // large traces.
@@ -66,10 +66,21 @@ class BatsimStandIn {
       job.record.submit_time = source.job.submit_time;
       job.record.requested_nodes = source.job.nodes;
       job.record.requested_time = source.job.time_limit;
-      if (!index_.emplace(job.batsim_id, jobs_.size()).second) {
-        job.record.reject_reason = "duplicate job id '" + source.job.id + "' in " + workload.path;
-      }
       jobs_.push_back(std::move(job));
+    }
+    reject_duplicate_ids();
+  }
+
+  // Decisions name jobs by id, so a repeated id is rejected (the readers already rename them: only
+  // workloads built otherwise get here).
+  void reject_duplicate_ids() {
+    std::unordered_set<std::string_view> ids;
+    ids.reserve(jobs_.size());
+    for (SimJob& job : jobs_) {
+      if (!ids.insert(job.batsim_id).second) {
+        job.record.reject_reason =
+            "duplicate job id '" + job.source->job.id + "' in " + workload_.path;
+      }
     }
   }
 
@@ -270,6 +281,7 @@ class BatsimStandIn {
       return;
     }
     job.stage = SimJob::Stage::kWaiting;
+    waiting_.emplace(job.batsim_id, index);
     protocol::JobSubmitted event;
     event.job.id = job.batsim_id;
     event.job.subtime = source.job.submit_time;
@@ -290,14 +302,18 @@ class BatsimStandIn {
     throw std::runtime_error("invalid decision at t=" + format_seconds(last_now_) + ": " + what);
   }
 
-  // Position in jobs_ of the waiting job a decision names.
-  std::size_t waiting_job(const std::string& id, const char* decision) {
-    const auto it = index_.find(id);
-    if (it == index_.end()) reject_reply(std::string(decision) + " of unknown job '" + id + "'");
-    if (jobs_[it->second].stage != SimJob::Stage::kWaiting) {
+  // Position in jobs_ of the waiting job a decision names; the job leaves the waiting jobs.
+  std::size_t take_waiting_job(const std::string& id, const char* decision) {
+    const auto it = waiting_.find(id);
+    if (it == waiting_.end()) {
+      const bool known = std::any_of(jobs_.begin(), jobs_.end(),
+                                     [&](const SimJob& job) { return job.batsim_id == id; });
+      if (!known) reject_reply(std::string(decision) + " of unknown job '" + id + "'");
       reject_reply(std::string(decision) + " of job '" + id + "', which is not waiting");
     }
-    return it->second;
+    const std::size_t index = it->second;
+    waiting_.erase(it);
+    return index;
   }
 
   // Applies a reply with Batsim's checks: whatever would make Batsim abort is an error here too.
@@ -309,9 +325,9 @@ class BatsimStandIn {
                      " is after the reply's now " + format_seconds(reply.now));
       }
       if (auto* execute = std::get_if<protocol::ExecuteJob>(&event.data)) {
-        start(waiting_job(execute->job_id, "EXECUTE_JOB"), std::move(execute->alloc), now);
+        start(take_waiting_job(execute->job_id, "EXECUTE_JOB"), std::move(execute->alloc), now);
       } else if (const auto* reject = std::get_if<protocol::RejectJob>(&event.data)) {
-        const std::size_t index = waiting_job(reject->job_id, "REJECT_JOB");
+        const std::size_t index = take_waiting_job(reject->job_id, "REJECT_JOB");
         SimJob& job = jobs_[index];
         job.record.state = FinalState::kRejected;
         job.record.reject_reason =
@@ -449,7 +465,10 @@ class BatsimStandIn {
   Platform platform_;
   SimulationOptions options_;
   std::vector<SimJob> jobs_;
-  std::unordered_map<std::string, std::size_t> index_;
+  // Waiting jobs by id (views of their batsim_id; jobs_ never reallocates after construction):
+  // only these can be named by a decision, and a small table stays in cache where an index of
+  // the whole trace did not.
+  std::unordered_map<std::string_view, std::size_t> waiting_;
   std::vector<std::size_t> output_order_;
   std::size_t ended_ = 0;
   std::size_t next_submission_ = 0;
