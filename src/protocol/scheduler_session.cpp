@@ -127,10 +127,15 @@ Message BatsimScheduler::exchange(const Message& request) {
   std::vector<Decision> decisions = scheduler_->schedule(now);
   reply.events.reserve(decisions.size() + queries.size());
   for (Decision& decision : decisions) {
-    TrackedJob& tracked = jobs_.at(decision.job_id);
+    const auto active = active_.find(decision.job_id);
+    if (active == active_.end()) {
+      throw std::logic_error("the core decided on job '" + decision.job_id + "', never submitted");
+    }
+    TrackedJob& tracked = *active->second;
     // The decision is consumed here: its id and machines move into the reply.
     if (decision.kind == Decision::Kind::kReject) {
       tracked.state = JobState::kRejected;
+      active_.erase(active);
       log_.info("rejected at " + format_seconds(now) + " s: " + decision.reason);
       tracked.rejection_reason = std::move(decision.reason);
       reply.events.push_back(stamped(now, RejectJob{std::move(decision.job_id)}));
@@ -219,11 +224,15 @@ void BatsimScheduler::apply_sched_config(const std::string& text, const EventPos
 }
 
 void BatsimScheduler::complete(const JobCompleted& completed, const EventPosition& where) {
-  const auto it = jobs_.find(completed.job_id);
   // Built only for a message: this runs for every completion.
   const auto job = [&completed] { return "job '" + completed.job_id + "'"; };
-  if (it == jobs_.end()) fail(where, "field 'job_id': " + job() + " was never submitted");
-  switch (it->second.state) {
+  const auto active = active_.find(completed.job_id);
+  const auto known = active != active_.end() ? jobs_.end() : jobs_.find(completed.job_id);
+  if (active == active_.end() && known == jobs_.end()) {
+    fail(where, "field 'job_id': " + job() + " was never submitted");
+  }
+  TrackedJob& tracked = active != active_.end() ? *active->second : known->second;
+  switch (tracked.state) {
     case JobState::kWaiting:
       fail(where, "field 'job_id': " + job() + " completed but was never started");
     case JobState::kRejected:
@@ -245,7 +254,8 @@ void BatsimScheduler::complete(const JobCompleted& completed, const EventPositio
     log_.debug(where.text() + ": " + job() + " ended " + completed.job_state);
   }
   scheduler_->complete(completed.job_id);
-  it->second.state = JobState::kCompleted;
+  tracked.state = JobState::kCompleted;
+  active_.erase(active);
 }
 
 void BatsimScheduler::submit(std::vector<std::pair<EventPosition, const SubmittedJob*>>& submissions,
@@ -263,7 +273,9 @@ void BatsimScheduler::submit(std::vector<std::pair<EventPosition, const Submitte
     return job_id_less(a.second->id, b.second->id);
   });
   for (const auto& [where, submitted] : submissions) {
-    jobs_.emplace(submitted->id, TrackedJob{*submitted, JobState::kWaiting, ""});
+    const auto tracked =
+        jobs_.emplace(submitted->id, TrackedJob{*submitted, JobState::kWaiting, ""}).first;
+    active_.emplace(tracked->first, &tracked->second);
     Job job;
     job.id = submitted->id;
     job.submit_time = now;  // the instant, which is the core's FCFS key

@@ -19,6 +19,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -89,7 +90,10 @@ class BatsimScheduler : public DecisionProcess {
   Log log_;
   std::unique_ptr<Scheduler> scheduler_;
   std::vector<std::string> machine_names_;
-  std::unordered_map<std::string, TrackedJob> jobs_;
+  std::unordered_map<std::string, TrackedJob> jobs_;  // every job ever submitted
+  // The waiting and running ones, keyed by views of jobs_' keys (nodes never move): decisions and
+  // completions look jobs up here, in a table small enough to stay in cache.
+  std::unordered_map<std::string_view, TrackedJob*> active_;
   bool no_more_external_events_ = false;
   bool finished_ = false;
 };
