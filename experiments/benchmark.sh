@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 build=${1:-build}
 batfill="$build/batfill"
 traces=(KTH-SP2-1996-2.1-cln CTC-SP2-1996-3.1-cln SDSC-BLUE-2000-4.2-cln)
-policies=$("$batfill" simulate --help | sed -n 's/.*--backfill arg *policy: \(.*\) (default.*/\1/p' | tr -d ',')
+policies=$("$batfill" policies | cut -f1)
 out=experiments/benchmark.md
 tmp=$(mktemp -d)
 {

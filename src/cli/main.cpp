@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "batfill/core/policy_registry.hpp"
 #include "batfill/protocol/remote_decision_process.hpp"
 #include "batfill/protocol/scheduler_session.hpp"
 #include "batfill/protocol/serve.hpp"
@@ -33,6 +34,7 @@ const char* const kVersion = "batfill 0.1.0";
 const char* const kUsage =
     "usage: batfill simulate WORKLOAD [options]   replay a workload on the embedded simulator\n"
     "       batfill serve [options]               run as a Batsim scheduler (ZeroMQ)\n"
+    "       batfill policies                      list the scheduling policies\n"
     "       batfill --version\n"
     "Run 'batfill simulate --help' or 'batfill serve --help' for their options.\n";
 
@@ -178,6 +180,12 @@ int main(int argc, char** argv) {
   try {
     if (command == "simulate") return simulate(arguments);
     if (command == "serve") return serve(arguments);
+    if (command == "policies") {
+      for (const PolicyInfo& policy : registered_policies()) {
+        std::cout << policy.name << '\t' << policy.description << '\n';
+      }
+      return 0;
+    }
     if (command == "--version") {
       std::cout << kVersion << '\n';
       return 0;
