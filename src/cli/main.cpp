@@ -67,6 +67,9 @@ int simulate(const std::vector<std::string>& arguments) {
        "text sent as config.sched-config in SIMULATION_BEGINS, like batsim --sched-cfg")
       ("reject-missing-walltime",
        "SWF: reject jobs without a requested time instead of using their runtime as the limit")
+      ("batching", po::value<std::string>()->default_value("instant"),
+       "instant: one request per instant, completions then submissions (the spec's rule); "
+       "per-event: one request per event, submissions first, completions in start order (pyss)")
       ("no-progress", "no progress bar on stderr");
   command.add(cli::policy_options_description());
   po::positional_options_description positional;
@@ -91,6 +94,7 @@ int simulate(const std::vector<std::string>& arguments) {
   if (values.count("platform")) options.platform_file = values["platform"].as<std::string>();
   if (values.count("nodes")) options.nodes = values["nodes"].as<int>();
   options.sched_config = values["sched-cfg"].as<std::string>();
+  options.batching = simulator::parse_event_batching(values["batching"].as<std::string>());
   options.show_progress = !values.count("no-progress") && isatty(STDERR_FILENO);
 
   std::unique_ptr<protocol::DecisionProcess> decision_process;

@@ -92,7 +92,11 @@ class BatsimStandIn {
       const Time now = wait_for_next_instant();
       const protocol::Message& request = collect_events(now);
       if (request.events.empty()) continue;
-      apply_reply(exchange(request), now);
+      if (options_.batching == EventBatching::kPerEvent) {
+        exchange_one_by_one(request);
+      } else {
+        apply_reply(exchange(request), now);
+      }
       show_progress(false);
     }
     end_simulation();
@@ -116,6 +120,7 @@ class BatsimStandIn {
     std::string batsim_id;
     JobRecord record;
     enum class Stage { kNotSubmitted, kWaiting, kRunning, kEnded } stage = Stage::kNotSubmitted;
+    std::uint64_t start_order = 0;  // how many jobs started before this one
   };
 
   struct Completion {
@@ -264,6 +269,48 @@ class BatsimStandIn {
     return request;
   }
 
+  // EventBatching::kPerEvent, pyss's event handling: each event triggers its own scheduling
+  // pass, submissions first, then terminations in the order the jobs started. A job that reached
+  // its planned end is already free in pyss's availability profile before its termination is
+  // handled, so those completions all join the instant's first request, and their own passes
+  // later find nothing new to do (a pass on an unchanged state starts nothing).
+  void exchange_one_by_one(const protocol::Message& instant) {
+    struct Trigger {
+      const protocol::Event* event;
+      bool at_limit;
+    };
+    std::vector<Trigger> triggers;
+    std::vector<std::pair<std::uint64_t, Trigger>> terminations;
+    std::size_t next = 0;  // collect_events() emits completions in the order of ended_now_
+    for (const protocol::Event& event : instant.events) {
+      if (!std::holds_alternative<protocol::JobCompleted>(event.data)) {
+        triggers.push_back({&event, false});
+        continue;
+      }
+      const Completion& completion = ended_now_[next++];
+      terminations.push_back(
+          {jobs_[completion.job].start_order,
+           {&event, completion.state == FinalState::kCompletedWalltimeReached}});
+    }
+    std::sort(terminations.begin(), terminations.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& termination : terminations) triggers.push_back(termination.second);
+
+    protocol::Message request;
+    request.now = instant.now;
+    for (const Trigger& trigger : triggers) {
+      if (trigger.at_limit) request.events.push_back(*trigger.event);
+    }
+    bool first = true;
+    for (const Trigger& trigger : triggers) {
+      if (trigger.at_limit && !first) continue;
+      if (!trigger.at_limit) request.events.push_back(*trigger.event);
+      apply_reply(exchange(request), instant.now);
+      request.events.clear();
+      first = false;
+    }
+  }
+
   void submit(std::size_t index, protocol::Message& request) {
     SimJob& job = jobs_[index];
     const workload::WorkloadJob& source = *job.source;
@@ -384,6 +431,7 @@ class BatsimStandIn {
     mark_busy(alloc, true);
     job.stage = SimJob::Stage::kRunning;
     job.record.start_time = now;
+    job.start_order = started_count_++;
     job.record.machines = std::move(alloc);
     const MachineSet& machines = job.record.machines;
     const workload::Profile& profile = *job.profile;
@@ -469,6 +517,7 @@ class BatsimStandIn {
   // only these can be named by a decision, and a small table stays in cache where an index of
   // the whole trace did not.
   std::unordered_map<std::string_view, std::size_t> waiting_;
+  std::uint64_t started_count_ = 0;
   std::vector<std::size_t> output_order_;
   std::size_t ended_ = 0;
   std::size_t next_submission_ = 0;
@@ -492,6 +541,12 @@ class BatsimStandIn {
 };
 
 }  // namespace
+
+EventBatching parse_event_batching(const std::string& name) {
+  if (name == "instant") return EventBatching::kInstant;
+  if (name == "per-event") return EventBatching::kPerEvent;
+  throw std::invalid_argument("unknown event batching '" + name + "' (valid: instant, per-event)");
+}
 
 SimulationResult run_simulation(const workload::Workload& workload,
                                 protocol::DecisionProcess& decision_process,

@@ -1,5 +1,6 @@
 // End-to-end runs of `batfill simulate` on bundled workloads.
 
+#include <fstream>
 #include <set>
 
 #include "../support/instant_replay.hpp"
@@ -136,6 +137,40 @@ TEST(SchedConfig, OverridesTheCommandLinePolicy) {
   ASSERT_EQ(result.exit_code, 0) << result.output;
   EXPECT_EQ(schedule_row(prefix).at("makespan"), "993969.000000");
   EXPECT_NE(result.output.find("batfill conservative,"), std::string::npos) << result.output;
+}
+
+// --batching per-event (pyss's event handling) against the spec's instant batching, on a case
+// derived by hand for easy-classic. 10 nodes; jobs 1 and 2 (3 nodes, limit 200) end early at 100,
+// job 3 (3 nodes) runs to 300, job 4 (7 nodes) arrives at 1, job 5 (4 nodes, limit 100) at 2.
+//  instant:   at 100 both completions free 7 nodes: job 4 starts at 100, job 5 then waits for it
+//             (no room before 200) and starts at 200.
+//  per-event: at 100 job 1's completion comes alone (it started first): 4 nodes free, job 4
+//             blocked with its shadow at 200 (job 2's planned end); job 5 fits and ends at
+//             100 + 100 = 200 <= 200, so easy-classic backfills it at 100; job 4 starts at 200.
+TEST(Batching, PerEventFollowsPyssOrder) {
+  const std::string dir = cli_testing::output_dir();
+  {
+    std::ofstream swf(dir + "/case.swf");
+    swf << "; MaxProcs: 10\n"
+           "1 0 -1 100 3 -1 -1 3 200 -1 1 -1 -1 -1 -1 -1 -1 -1\n"
+           "2 0 -1 100 3 -1 -1 3 200 -1 1 -1 -1 -1 -1 -1 -1 -1\n"
+           "3 0 -1 300 3 -1 -1 3 300 -1 1 -1 -1 -1 -1 -1 -1 -1\n"
+           "4 1 -1 100 7 -1 -1 7 100 -1 1 -1 -1 -1 -1 -1 -1 -1\n"
+           "5 2 -1 100 4 -1 -1 4 100 -1 1 -1 -1 -1 -1 -1 -1 -1\n";
+  }
+  const std::map<std::string, std::pair<const char*, const char*>> expected = {
+      {"instant", {"100.000000", "200.000000"}}, {"per-event", {"200.000000", "100.000000"}}};
+  for (const auto& [batching, starts] : expected) {
+    const std::string prefix = dir + "/" + batching;
+    const cli_testing::CommandResult result =
+        run("simulate " + dir + "/case.swf --backfill easy-classic --no-progress --batching " +
+            batching + " --output " + prefix);
+    ASSERT_EQ(result.exit_code, 0) << result.output;
+    std::map<std::string, std::string> start;
+    for (const auto& row : read_csv(prefix + "_jobs.csv")) start[row.at("job_id")] = row.at("starting_time");
+    EXPECT_EQ(start.at("4"), starts.first) << batching;
+    EXPECT_EQ(start.at("5"), starts.second) << batching;
+  }
 }
 
 TEST(BadInput, MissingWorkloadFileIsNamed) {

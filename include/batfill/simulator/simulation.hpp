@@ -17,11 +17,25 @@
 
 namespace batfill::simulator {
 
+// How the events of one instant reach the decision process.
+enum class EventBatching {
+  // One request per instant: all completions, then all submissions (the spec's rule, notes §1).
+  kInstant,
+  // One request per event: the instant's submissions first, then its completions in the order
+  // the jobs started. This is how pyss (predictsim, SC'15) handles events, and it reproduces
+  // that simulator's published EASY schedules (experiments/predictsim).
+  kPerEvent,
+};
+
+// "instant" or "per-event"; throws std::invalid_argument listing both otherwise.
+EventBatching parse_event_batching(const std::string& name);
+
 struct SimulationOptions {
   std::string platform_file;  // a SimGrid/Batsim platform; "" builds a homogeneous cluster
   std::optional<int> nodes;   // cluster size, or the first N compute hosts of the platform
   std::string sched_config;   // forwarded as config.sched-config in SIMULATION_BEGINS
   bool show_progress = false;  // progress bar on stderr (the CLI sets it for terminals)
+  EventBatching batching = EventBatching::kInstant;
 };
 
 struct SimulationResult {
