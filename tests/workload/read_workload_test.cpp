@@ -65,6 +65,26 @@ TEST(ReadWorkload, GzipIsRecognisedByItsMagicBytesNotItsName) {
   expect_same_jobs(plain, read_workload(files.write("trace.log", gzipped(kSwf))));
 }
 
+TEST(ReadWorkload, ConcatenatedGzipMembersReadAsOneText) {
+  ScratchFiles files;
+  const std::string first = "; MaxProcs: 16\n1 0 -1 60 4 -1 -1 4 100 -1 1 -1 -1 -1 -1 -1 -1 -1\n";
+  const std::string second = "2 9 -1 30 2 -1 -1 2 -1 -1 1 -1 -1 -1 -1 -1 -1 -1\n";
+  expect_same_jobs(read_workload(files.write("t.swf", kSwf)),
+                   read_workload(files.write("two.swf.gz", gzipped(first) + gzipped(second))));
+}
+
+TEST(ReadWorkload, CorruptGzipKeepsItsMessage) {
+  ScratchFiles files;
+  const std::string trailing = files.write("trailing.swf.gz", gzipped(kSwf) + "garbage");
+  EXPECT_EQ(error_reading(trailing),
+            "cannot decompress workload '" + trailing + "': gzip error: iostream error");
+  std::string bad_crc = gzipped(kSwf);
+  bad_crc[bad_crc.size() - 8] ^= 1;
+  const std::string crc = files.write("crc.swf.gz", bad_crc);
+  EXPECT_EQ(error_reading(crc),
+            "cannot decompress workload '" + crc + "': gzip error: iostream error");
+}
+
 TEST(ReadWorkload, UnknownExtensionsAreSniffed) {
   ScratchFiles files;
   EXPECT_EQ(read_workload(files.write("w", R"({"nb_res": 3, "jobs": [], "profiles": {}})"))
