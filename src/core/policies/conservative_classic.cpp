@@ -16,8 +16,9 @@
 // planned as ending now) or machines are unavailable: a due job that does not fit then stays
 // due and starts as soon as it does, possibly over-committing the plan until compression.
 
-#include <optional>
 #include <algorithm>
+#include <optional>
+#include <stdexcept>
 #include <unordered_map>
 
 #include "batfill/core/availability_profile.hpp"
@@ -50,36 +51,50 @@ class Plan {
     compression_due_ = true;
   }
 
-  // Brings the plan to `view.now`: compression after completions, then the new jobs.
+  // Brings the plan to `view.now`: compression after completions, then the new jobs. Afterwards
+  // the plan's waiting jobs are the queue's, at the same positions.
   void catch_up(const SchedulingView& view) {
     profile_.advance_to(view.now);
     freed_.forget_before(view.now);
     if (freed_until_ > view.now) freed_.record(view.now);
     freed_until_ = view.now;
+    const bool new_jobs = follow(*view.queue);
     if (compression_due_) {
-      for (const Job* job : *view.queue) {
-        const auto it = reserved_.find(job);
-        if (it != reserved_.end()) compress(*job, it->second, view.now);
+      for (Waiting& waiting : waiting_) {
+        if (waiting.planned) compress(*waiting.job, waiting.slot, view.now);
       }
       compression_due_ = false;
     }
-    if (reserved_.size() < view.queue->size()) {
-      for (const Job* job : *view.queue) {
-        if (reserved_.count(job) == 0) reserved_.emplace(job, place(*job, view.now));
+    if (new_jobs) {
+      for (Waiting& waiting : waiting_) {
+        if (!waiting.planned) {
+          waiting.slot = place(*waiting.job, view.now);
+          waiting.planned = true;
+        }
       }
     }
   }
 
-  Time reserved_start(const Job& job) const { return reserved_.at(&job).start; }
+  // The slot of the job at `position` in the queue of the last catch_up.
+  Time reserved_start(std::size_t position) const { return waiting_[position].slot.start; }
+  Time reserved_start(const Job& job) const {
+    for (const Waiting& waiting : waiting_) {
+      if (waiting.job == &job) return waiting.slot.start;
+    }
+    throw std::logic_error("conservative-classic: job '" + job.id + "' has no reservation");
+  }
   // How many waiting jobs have a slot at or before `now`.
   std::size_t due_count(Time now) const {
     return static_cast<std::size_t>(
         std::upper_bound(starts_.begin(), starts_.end(), now) - starts_.begin());
   }
 
-  void start(const Job& job, Time now) {
-    const auto it = reserved_.find(&job);
-    Reservation slot = it->second;
+  // Starts the job at `position` in the queue of the last catch_up. Its entry stays, empty,
+  // until the next catch_up, so the positions of the others hold for the rest of the pass.
+  void start(std::size_t position, Time now) {
+    Waiting& waiting = waiting_[position];
+    const Job& job = *waiting.job;
+    Reservation slot = waiting.slot;
     forget_start(slot.start);
     if (slot.start != now) {  // a past slot, of a job kept from starting: it runs from now
       profile_.release(slot.start, slot.end, job.nodes);
@@ -88,10 +103,52 @@ class Plan {
       profile_.reserve(slot.start, slot.end, job.nodes);
     }
     running_.emplace(job.id, slot);
-    reserved_.erase(it);
+    waiting.job = nullptr;
   }
 
  private:
+  struct Waiting {
+    const Job* job = nullptr;  // null once started
+    Reservation slot;
+    bool planned = false;      // false until the job's first slot is chosen
+  };
+
+  // Makes waiting_ the queue's jobs in its order, started ones dropped, new ones unplanned;
+  // true if there are new ones. The queue usually differs only by jobs appended at its end
+  // (FCFS submissions), so a walk in step settles it; a reordered queue or one with jobs
+  // inserted earlier finds the planned jobs by address.
+  bool follow(const std::vector<const Job*>& queue) {
+    std::vector<Waiting> followed;
+    followed.reserve(queue.size());
+    std::size_t next = 0;  // in waiting_
+    auto skip_started = [&] {
+      while (next < waiting_.size() && waiting_[next].job == nullptr) ++next;
+    };
+    std::size_t position = 0;
+    for (skip_started(); position < queue.size(); ++position, skip_started()) {
+      if (next == waiting_.size() || waiting_[next].job != queue[position]) break;
+      followed.push_back(waiting_[next++]);
+    }
+    if (position == queue.size() && followed.size() == waiting_.size()) return false;
+    if (next == waiting_.size()) {  // the rest of the queue is new
+      for (; position < queue.size(); ++position) followed.push_back({queue[position], {}, false});
+    } else {
+      std::unordered_map<const Job*, std::size_t> planned;  // job -> index in waiting_
+      for (std::size_t i = next; i < waiting_.size(); ++i) {
+        if (waiting_[i].job != nullptr) planned.emplace(waiting_[i].job, i);
+      }
+      for (; position < queue.size(); ++position) {
+        const auto it = planned.find(queue[position]);
+        followed.push_back(it == planned.end() ? Waiting{queue[position], {}, false}
+                                               : waiting_[it->second]);
+      }
+    }
+    const bool new_jobs = std::any_of(followed.begin(), followed.end(),
+                                      [](const Waiting& waiting) { return !waiting.planned; });
+    waiting_ = std::move(followed);
+    return new_jobs;
+  }
+
   // Moves the job to its earliest slot with all others in place. Two cheap tests first tell
   // that it cannot move: no capacity was freed before its planned end since its slot was
   // chosen (the slot was the earliest fit then, and adding rectangles only takes nodes), or no
@@ -132,10 +189,11 @@ class Plan {
   }
 
   AvailabilityProfile profile_;
-  // Waiting jobs by address: the Scheduler keeps each at one place until it starts, and
-  // compression looks every one of them up at every completion (hashing ids cost more than the
-  // searches). A job leaves this map when it starts, before the Scheduler frees its address.
-  std::unordered_map<const Job*, Reservation> reserved_;
+  // The waiting jobs and their slots, in the queue's order: compression visits every one of
+  // them at every completion, so they are walked in place rather than looked up (a hash map by
+  // address cost as much as the searches). A job's entry is emptied when it starts, before the
+  // Scheduler frees its address.
+  std::vector<Waiting> waiting_;
   // Their slots, sorted, to find the due ones fast. A vector: it holds one entry per waiting
   // job and changes at every move, where a tree would allocate.
   std::vector<Time> starts_;
@@ -154,13 +212,14 @@ class ConservativeClassic final : public Policy {
     std::vector<const Job*> started;
     int free_nodes = view.free_nodes;
     std::size_t due = plan_->due_count(view.now);
-    for (auto it = view.queue->begin(); due > 0 && free_nodes > 0 && it != view.queue->end(); ++it) {
-      const Job* job = *it;
-      if (plan_->reserved_start(*job) > view.now) continue;
+    const std::vector<const Job*>& queue = *view.queue;
+    for (std::size_t position = 0; due > 0 && free_nodes > 0 && position < queue.size(); ++position) {
+      const Job* job = queue[position];
+      if (plan_->reserved_start(position) > view.now) continue;
       --due;
       if (job->nodes > free_nodes) continue;
       free_nodes -= job->nodes;
-      plan_->start(*job, view.now);
+      plan_->start(position, view.now);
       started.push_back(job);
     }
     return started;
