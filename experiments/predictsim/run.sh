@@ -26,6 +26,11 @@ for T in $TRACES; do
     (cd "$ROOT" && $CMD > "$WORK/${T}_$P.log")
     $PY compare "$REF" "$WORK/${T}_${P}_jobs.csv" "$WORK/${T}_$P.json" > /dev/null
   done
+  # batfill with pyss's event handling (--batching per-event) instead of the spec's batching
+  CMD="build/batfill simulate experiments/predictsim/work/$T.swf --backfill easy-classic --batching per-event --no-progress --output experiments/predictsim/work/${T}_per-event"
+  echo "$CMD" >> "$WORK/commands.txt"
+  (cd "$ROOT" && $CMD > "$WORK/${T}_per-event.log")
+  $PY compare "$REF" "$WORK/${T}_per-event_jobs.csv" "$WORK/${T}_per-event.json" > /dev/null
   # the explanation: a small model of pyss's event handling, with single rules switched
   ARGS=()
   for M in $MODES; do
