@@ -118,33 +118,35 @@ class Plan {
   // (FCFS submissions), so a walk in step settles it; a reordered queue or one with jobs
   // inserted earlier finds the planned jobs by address.
   bool follow(const std::vector<const Job*>& queue) {
+    std::size_t position = 0;  // of the queue, walked in step with waiting_
+    bool in_step = true;
+    for (const Waiting& waiting : waiting_) {
+      if (waiting.job == nullptr) continue;
+      if (position == queue.size() || waiting.job != queue[position]) {
+        in_step = false;
+        break;
+      }
+      ++position;
+    }
+    if (in_step) {  // in place: no allocation at the many instants without a reordering
+      waiting_.erase(std::remove_if(waiting_.begin(), waiting_.end(),
+                                    [](const Waiting& waiting) { return waiting.job == nullptr; }),
+                     waiting_.end());
+      for (std::size_t i = position; i < queue.size(); ++i) waiting_.push_back({queue[i], {}, false});
+      return position < queue.size();
+    }
+    std::unordered_map<const Job*, const Waiting*> planned;
+    for (const Waiting& waiting : waiting_) {
+      if (waiting.job != nullptr) planned.emplace(waiting.job, &waiting);
+    }
     std::vector<Waiting> followed;
     followed.reserve(queue.size());
-    std::size_t next = 0;  // in waiting_
-    auto skip_started = [&] {
-      while (next < waiting_.size() && waiting_[next].job == nullptr) ++next;
-    };
-    std::size_t position = 0;
-    for (skip_started(); position < queue.size(); ++position, skip_started()) {
-      if (next == waiting_.size() || waiting_[next].job != queue[position]) break;
-      followed.push_back(waiting_[next++]);
+    bool new_jobs = false;
+    for (const Job* job : queue) {
+      const auto it = planned.find(job);
+      new_jobs = new_jobs || it == planned.end();
+      followed.push_back(it == planned.end() ? Waiting{job, {}, false} : *it->second);
     }
-    if (position == queue.size() && followed.size() == waiting_.size()) return false;
-    if (next == waiting_.size()) {  // the rest of the queue is new
-      for (; position < queue.size(); ++position) followed.push_back({queue[position], {}, false});
-    } else {
-      std::unordered_map<const Job*, std::size_t> planned;  // job -> index in waiting_
-      for (std::size_t i = next; i < waiting_.size(); ++i) {
-        if (waiting_[i].job != nullptr) planned.emplace(waiting_[i].job, i);
-      }
-      for (; position < queue.size(); ++position) {
-        const auto it = planned.find(queue[position]);
-        followed.push_back(it == planned.end() ? Waiting{queue[position], {}, false}
-                                               : waiting_[it->second]);
-      }
-    }
-    const bool new_jobs = std::any_of(followed.begin(), followed.end(),
-                                      [](const Waiting& waiting) { return !waiting.planned; });
     waiting_ = std::move(followed);
     return new_jobs;
   }
