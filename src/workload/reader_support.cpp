@@ -84,7 +84,26 @@ std::string delay_profile_name(Time delay) {
   return text;
 }
 
+namespace {
+// Whole-second delays up to about 12 days take the direct table (at most 8 MB of pointers,
+// grown only as far as the longest runtime seen).
+constexpr Time kTabledDelayLimit = from_seconds(1'000'000);
+}  // namespace
+
 const std::string& DelayProfiles::use(Time delay) {
+  const bool whole_second = delay % kMicrosecondsPerSecond == 0;
+  if (delay < 0 || delay >= kTabledDelayLimit || !whole_second) return add(delay);
+  const auto second = static_cast<std::size_t>(delay / kMicrosecondsPerSecond);
+  if (second >= by_whole_second_.size()) {
+    by_whole_second_.resize(std::max(second + 1, 2 * by_whole_second_.size()), nullptr);
+  }
+  const std::string*& name = by_whole_second_[second];
+  if (name == nullptr) name = &add(delay);
+  return *name;
+}
+
+// Map entries do not move on rehash, so the table may point at them.
+const std::string& DelayProfiles::add(Time delay) {
   const auto known = names_.find(delay);
   if (known != names_.end()) return known->second;
   const std::string name = delay_profile_name(delay);
@@ -95,7 +114,40 @@ const std::string& DelayProfiles::use(Time delay) {
   return names_.emplace(delay, name).first->second;
 }
 
+void IdRegistry::reserve(std::size_t ids) {
+  seen_.reserve(ids);
+  table_limit_ = std::max(table_limit_, 2 * ids);
+}
+
+std::optional<std::size_t> IdRegistry::table_index(const std::string& id) const {
+  if (id.empty() || id.size() > 9 || (id[0] == '0' && id.size() > 1)) return std::nullopt;
+  std::size_t number = 0;
+  for (const char c : id) {
+    if (c < '0' || c > '9') return std::nullopt;
+    number = number * 10 + static_cast<std::size_t>(c - '0');
+  }
+  if (number >= table_limit_) return std::nullopt;
+  return number;
+}
+
+bool IdRegistry::claim_in_table(std::size_t index, const std::string& id, long position) {
+  if (index >= first_position_.size()) {
+    first_position_.resize(std::max(index + 1, 2 * first_position_.size()), kUnused);
+  }
+  long& first = first_position_[index];
+  if (first == kUnused) {
+    first = position;
+    return true;
+  }
+  // A repeat: the map takes over this id from here, as it counts the copies for renaming.
+  seen_.try_emplace(id, Seen{first, 1});
+  return false;
+}
+
 IdRegistry::Claim IdRegistry::claim(const std::string& id, long position) {
+  if (const auto index = table_index(id)) {
+    if (claim_in_table(*index, id, position)) return {id, ""};
+  }
   Seen& seen = seen_[id];
   if (seen.uses++ == 0) {
     seen.first_position = position;

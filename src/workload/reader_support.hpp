@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "batfill/workload/workload.hpp"
 
@@ -51,7 +52,12 @@ class DelayProfiles {
   const std::string& use(Time delay);
 
  private:
+  const std::string& add(Time delay);
+
   Workload& workload_;
+  // Trace runtimes are whole seconds of at most days: those index a table directly (a hash
+  // lookup per job showed in profiles); any other delay goes through the map.
+  std::vector<const std::string*> by_whole_second_;
   std::unordered_map<Time, std::string> names_;
 };
 
@@ -66,7 +72,8 @@ class IdRegistry {
   };
   explicit IdRegistry(std::function<std::string(long)> describe)
       : describe_(std::move(describe)) {}
-  void reserve(std::size_t ids) { seen_.reserve(ids); }
+  // `ids`: how many records are expected (also bounds the small numbers tracked in a table).
+  void reserve(std::size_t ids);
   Claim claim(const std::string& id, long position);
 
  private:
@@ -74,8 +81,18 @@ class IdRegistry {
     long first_position = 0;
     int uses = 0;
   };
+  static constexpr long kUnused = -1;
+  // Most traces number their jobs 1, 2, 3...: ids written as small plain numbers ("17", not
+  // "017" or "17.0") are kept in a table indexed by the number, which spares hashing a string
+  // per job. Such an id equals no other spelling, so the two stores never hold the same id.
+  std::optional<std::size_t> table_index(const std::string& id) const;
+  // Records the first use of a table id; false when it was used before.
+  bool claim_in_table(std::size_t index, const std::string& id, long position);
+
   std::function<std::string(long)> describe_;
-  std::unordered_map<std::string, Seen> seen_;
+  std::size_t table_limit_ = 1 << 16;
+  std::vector<long> first_position_;  // by table index; kUnused if not seen
+  std::unordered_map<std::string, Seen> seen_;  // every other id, and repeated table ids
 };
 
 // Sorts the jobs into Batsim's submission order and adds the summary warnings (overrunning

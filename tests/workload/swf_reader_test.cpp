@@ -185,6 +185,48 @@ TEST(SwfReader, RenamesAndRejectsARepeatedId) {
             path + ":2: duplicate job id '1' (first used at " + path + ":1), renamed '1#2'");
 }
 
+TEST(SwfReader, IdsAreComparedAsWrittenWhateverTheirSize) {
+  // Small plain numbers and other spellings are kept apart internally; the rules are the same.
+  ScratchFiles files;
+  const std::string path = files.write(
+      "t.swf", record("7", "0", "10", "1", "1", "20") + record("007", "0", "10", "1", "1", "20") +
+                   record("7", "1", "10", "1", "1", "20") + record("7", "2", "10", "1", "1", "20") +
+                   record("123456789012", "3", "10", "1", "1", "20") +
+                   record("123456789012", "4", "10", "1", "1", "20") +
+                   record("7.5", "5", "10", "1", "1", "20") + record("7.5", "6", "10", "1", "1", "20"));
+  const Workload workload = read_workload(path);
+  ASSERT_EQ(workload.jobs.size(), 8u);
+  EXPECT_TRUE(job_named(workload, "7").is_valid());
+  EXPECT_TRUE(job_named(workload, "007").is_valid());
+  EXPECT_EQ(job_named(workload, "7#2").invalid_reason,
+            path + ":3: duplicate job id '7' (first used at " + path + ":1), renamed '7#2'");
+  EXPECT_EQ(job_named(workload, "7#3").invalid_reason,
+            path + ":4: duplicate job id '7' (first used at " + path + ":1), renamed '7#3'");
+  EXPECT_TRUE(job_named(workload, "123456789012").is_valid());
+  EXPECT_EQ(job_named(workload, "123456789012#2").invalid_reason,
+            path + ":6: duplicate job id '123456789012' (first used at " + path +
+                ":5), renamed '123456789012#2'");
+  EXPECT_TRUE(job_named(workload, "7.5").is_valid());
+  EXPECT_FALSE(job_named(workload, "7.5#2").is_valid());
+}
+
+TEST(SwfReader, JobsWithTheSameRuntimeShareOneProfile) {
+  // Short whole-second, long and fractional runtimes take different paths to their profile.
+  ScratchFiles files;
+  const Workload workload = read_workload(files.write(
+      "t.swf", record("1", "0", "10", "1", "1", "20") + record("2", "0", "10", "1", "1", "20") +
+                   record("3", "0", "2000000", "1", "1", "20") +
+                   record("4", "0", "2000000", "1", "1", "20") +
+                   record("5", "0", "2.5", "1", "1", "20") + record("6", "0", "2.5", "1", "1", "20")));
+  ASSERT_EQ(workload.jobs.size(), 6u);
+  EXPECT_EQ(workload.profiles.size(), 3u);
+  EXPECT_EQ(job_named(workload, "2").profile, "10");
+  EXPECT_EQ(job_named(workload, "4").profile, "2000000");
+  EXPECT_EQ(workload.profiles.at("2000000").delay, from_seconds(2000000));
+  EXPECT_EQ(job_named(workload, "6").profile, "2.5");
+  EXPECT_EQ(workload.profiles.at("2.5").delay, from_seconds(2) + 500000);
+}
+
 TEST(SwfReader, SortsBySubmitTimeThenNumericId) {
   // Batsim submits in subtime order; same-instant jobs by id, numerically (notes §1).
   ScratchFiles files;
