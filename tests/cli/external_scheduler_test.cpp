@@ -4,6 +4,7 @@
 // exercised without a real Batsim).
 
 #include <chrono>
+#include <fstream>
 #include <filesystem>
 #include <thread>
 #include <unistd.h>
@@ -87,6 +88,39 @@ INSTANTIATE_TEST_SUITE_P(
                                "workloads/drevt-huge_2000jobs.csv --nodes 400",
                                "conservative-classic"}),
     [](const ::testing::TestParamInfo<Scenario>& info) { return std::string(info.param.name); });
+
+// Issue 4: every policy with every queue order also runs through `batfill serve`, with the same
+// schedule as in-process (the first 300 jobs of the DR_EVT trace keep each run short).
+TEST(ExternalScheduler, EveryPolicyWithEveryOrderMatchesInProcess) {
+  const std::string dir = cli_testing::output_dir();
+  {
+    const std::vector<std::string> lines = cli_testing::read_lines("workloads/drevt-huge_2000jobs.csv");
+    std::ofstream out(dir + "/w.csv");
+    for (std::size_t i = 0; i < lines.size() && i <= 300; ++i) out << lines[i] << '\n';
+  }
+  const char* const policies[] = {"none", "easy", "conservative", "easy-classic",
+                                  "conservative-classic"};
+  const char* const orders[] = {"fcfs", "lcfs", "asc_walltime", "desc_walltime", "asc_size",
+                                "desc_size", "desc_slowdown", "desc_bounded_slowdown"};
+  for (const char* policy : policies) {
+    for (const char* order : orders) {
+      const std::string name = std::string(policy) + "-" + order;
+      const std::string options = std::string("--backfill ") + policy + " --order " + order;
+      const std::string common = "simulate " + dir + "/w.csv --nodes 400 --no-progress ";
+      ASSERT_EQ(run(common + options + " --output " + dir + "/in-" + name).exit_code, 0) << name;
+      const std::string endpoint =
+          "ipc:///tmp/batfill-test-" + std::to_string(getpid()) + "-all.sock";
+      const ExternalRun external =
+          run_external(endpoint, options, common + "--output " + dir + "/ext-" + name, dir);
+      ASSERT_EQ(external.simulate.exit_code, 0) << name << external.simulate.output;
+      EXPECT_EQ(external.serve_exit_code, 0) << name << external.serve_log;
+      EXPECT_EQ(cli_testing::read_file(dir + "/ext-" + name + "_jobs.csv"),
+                cli_testing::read_file(dir + "/in-" + name + "_jobs.csv"))
+          << name;
+      std::filesystem::remove(dir + "/serve.exit");
+    }
+  }
+}
 
 // One run over TCP on the loopback, as a user would start it beside Batsim.
 TEST(ExternalScheduler, WorksOverLoopbackTcp) {
