@@ -92,7 +92,11 @@ constexpr Time kTabledDelayLimit = from_seconds(1'000'000);
 
 const std::string& DelayProfiles::use(Time delay) {
   const bool whole_second = delay % kMicrosecondsPerSecond == 0;
-  if (delay < 0 || delay >= kTabledDelayLimit || !whole_second) return add(delay);
+  if (delay < 0 || delay >= kTabledDelayLimit || !whole_second) {
+    const std::string*& name = other_names_[delay];
+    if (name == nullptr) name = &add(delay);
+    return *name;
+  }
   const auto second = static_cast<std::size_t>(delay / kMicrosecondsPerSecond);
   if (second >= by_whole_second_.size()) {
     by_whole_second_.resize(std::max(second + 1, 2 * by_whole_second_.size()), nullptr);
@@ -102,16 +106,13 @@ const std::string& DelayProfiles::use(Time delay) {
   return *name;
 }
 
-// Map entries do not move on rehash, so the table may point at them.
 const std::string& DelayProfiles::add(Time delay) {
-  const auto known = names_.find(delay);
-  if (known != names_.end()) return known->second;
   const std::string name = delay_profile_name(delay);
   Profile& profile = workload_.profiles[name];
   profile.name = name;
   profile.type = Profile::Type::kDelay;
   profile.delay = delay;
-  return names_.emplace(delay, name).first->second;
+  return profile.name;
 }
 
 void IdRegistry::reserve(std::size_t ids) {

@@ -52,13 +52,14 @@ class DelayProfiles {
   const std::string& use(Time delay);
 
  private:
+  // The name of a new delay profile, kept by the workload's profile map (whose nodes never move).
   const std::string& add(Time delay);
 
   Workload& workload_;
   // Trace runtimes are whole seconds of at most days: those index a table directly (a hash
   // lookup per job showed in profiles); any other delay goes through the map.
   std::vector<const std::string*> by_whole_second_;
-  std::unordered_map<Time, std::string> names_;
+  std::unordered_map<Time, const std::string*> other_names_;
 };
 
 // Keeps job ids unique: a repeated id is renamed "<id>#2", "<id>#3"... and reported.

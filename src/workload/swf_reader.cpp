@@ -3,6 +3,7 @@
 // (field 5 when 8 is missing), time limit = field 9 (the runtime when 9 is missing).
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <optional>
 #include <string_view>
@@ -52,15 +53,24 @@ void read_header_comment(std::string_view comment, const std::string& location,
   (key == "MaxProcs" ? header.max_procs : header.max_nodes) = count;
 }
 
-void split_fields(std::string_view line, std::vector<std::string_view>& fields) {
-  fields.clear();
+// The fields of one record: the first kSwfFieldCount kept in place (a fixed array, so no
+// per-line allocation), the rest only counted for the "has N fields" message.
+struct RecordFields {
+  std::array<std::string_view, kSwfFieldCount> text;
+  std::size_t count = 0;
+};
+
+void split_fields(std::string_view line, RecordFields& fields) {
+  fields.count = 0;
   const auto is_blank = [](char c) { return c == ' ' || c == '\t'; };
   std::size_t pos = 0;
   while (pos < line.size()) {
     while (pos < line.size() && is_blank(line[pos])) ++pos;
     const std::size_t start = pos;
     while (pos < line.size() && !is_blank(line[pos])) ++pos;
-    if (pos > start) fields.push_back(line.substr(start, pos - start));
+    if (pos == start) continue;
+    if (fields.count < kSwfFieldCount) fields.text[fields.count] = line.substr(start, pos - start);
+    ++fields.count;
   }
 }
 
@@ -107,28 +117,32 @@ class SwfReader {
 
   void read_record(std::string_view content) {
     split_fields(content, fields_);
-    values_.assign(kSwfFieldCount + 1, std::nullopt);
     std::string structure_problem;
-    if (fields_.size() != kSwfFieldCount) {
-      structure_problem = "has " + std::to_string(fields_.size()) + " fields, SWF records have " +
+    if (fields_.count != kSwfFieldCount) {
+      structure_problem = "has " + std::to_string(fields_.count) + " fields, SWF records have " +
                           std::to_string(kSwfFieldCount);
     }
-    for (std::size_t i = 0; i < fields_.size(); ++i) {
-      const std::optional<double> value = parse_number(fields_[i]);
-      if (i < kSwfFieldCount) values_[i + 1] = value;
+    // Fields past the 18th need no value: the record is already rejected for its length.
+    const std::size_t kept = std::min(fields_.count, kSwfFieldCount);
+    is_number_.fill(false);
+    for (std::size_t i = 0; i < kept; ++i) {
+      const std::optional<double> value = parse_number(fields_.text[i]);
+      // Stored as two plain arrays: copying std::optional<double> values per field stalled.
+      is_number_[i + 1] = value.has_value();
+      number_[i + 1] = value.value_or(0);
       if (!value && structure_problem.empty()) {
-        structure_problem =
-            "field " + std::to_string(i + 1) + " " + field_text(fields_[i]) + " is not a number";
+        structure_problem = "field " + std::to_string(i + 1) + " " +
+                            field_text(fields_.text[i]) + " is not a number";
       }
     }
 
     // Built in place: moving a finished job into the vector cost more than filling it there.
     WorkloadJob& job = workload_.jobs.emplace_back();
-    job.job.id = values_[kJobNumber] ? std::string(fields_[0])
+    job.job.id = is_number_[kJobNumber] ? std::string(fields_.text[0])
                                      : "line" + std::to_string(line_number_);
     job.job.submit_time = previous_submit_;
-    if (values_[kSubmitTime] && *values_[kSubmitTime] >= 0) {
-      if (const auto submit = seconds_to_time(*values_[kSubmitTime])) {
+    if (is_number_[kSubmitTime] && number_[kSubmitTime] >= 0) {
+      if (const auto submit = seconds_to_time(number_[kSubmitTime])) {
         job.job.submit_time = *submit;
       }
     }
@@ -146,48 +160,48 @@ class SwfReader {
 
   // Called with all 18 fields numeric.
   void read_fields(WorkloadJob& job) {
-    const double submit = *values_[kSubmitTime];
+    const double submit = number_[kSubmitTime];
     if (submit < 0 || !seconds_to_time(submit)) {
       invalid(job,
-                           "submit time (field 2) " + field_text(fields_[1]) +
+                           "submit time (field 2) " + field_text(fields_.text[1]) +
                                " is negative or out of range");
     }
 
-    const std::optional<Time> runtime = seconds_to_time(*values_[kRunTime]);
-    if (*values_[kRunTime] < 0 || !runtime) {
+    const std::optional<Time> runtime = seconds_to_time(number_[kRunTime]);
+    if (number_[kRunTime] < 0 || !runtime) {
       // -1 is how SWF records a job that never ran (typically cancelled, status 5).
       invalid(job,
-                           "runtime (field 4) is " + std::string(fields_[kRunTime - 1]) +
+                           "runtime (field 4) is " + std::string(fields_.text[kRunTime - 1]) +
                                ", so there is nothing to replay");
     } else {
       job.profile = delay_profiles_.use(*runtime);
     }
 
-    const bool requested_known = *values_[kRequestedProcessors] >= 0;
+    const bool requested_known = number_[kRequestedProcessors] >= 0;
     const int nodes_field = requested_known ? kRequestedProcessors : kAllocatedProcessors;
-    const std::optional<int> nodes = detail::whole_int(*values_[nodes_field]);
+    const std::optional<int> nodes = detail::whole_int(number_[nodes_field]);
     if (!nodes || *nodes <= 0) {
       invalid(job,
                            "node count (field " + std::to_string(nodes_field) + ") is " +
-                               std::string(fields_[nodes_field - 1]) +
+                               std::string(fields_.text[nodes_field - 1]) +
                                (requested_known ? "" : " and field 8 is missing"));
     } else {
       job.job.nodes = *nodes;
     }
 
-    const double requested_time = *values_[kRequestedTime];
+    const double requested_time = number_[kRequestedTime];
     if (requested_time > 0) {
       if (const auto limit = seconds_to_time(requested_time)) {
         job.job.time_limit = *limit;
       } else {
         invalid(job,
-                             "requested time (field 9) " + field_text(fields_[8]) +
+                             "requested time (field 9) " + field_text(fields_.text[8]) +
                                  " is out of range");
       }
     } else if (job.is_valid()) {
       if (options_.reject_missing_time_limit) {
         invalid(job,
-                             "no requested time (field 9 is " + std::string(fields_[8]) +
+                             "no requested time (field 9 is " + std::string(fields_.text[8]) +
                                  ") and missing limits are rejected");
       } else {
         // A perfect estimate: the only fallback that neither invents slack nor kills the job.
@@ -203,8 +217,10 @@ class SwfReader {
   detail::IdRegistry ids_;
   long line_number_ = 0;
   Time previous_submit_ = 0;
-  std::vector<std::string_view> fields_;
-  std::vector<std::optional<double>> values_;  // indexed by SWF field number
+  RecordFields fields_;
+  // By SWF field number (index 0 unused); number_ holds a value where is_number_ is set.
+  std::array<bool, kSwfFieldCount + 1> is_number_{};
+  std::array<double, kSwfFieldCount + 1> number_{};
 };
 
 }  // namespace
