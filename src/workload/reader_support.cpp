@@ -174,7 +174,29 @@ void mark_invalid(WorkloadJob& job, const std::string& location, const std::stri
   }
 }
 
-void finish_workload(Workload& workload) {
+namespace {
+// Valid delay jobs whose runtime is strictly greater than their limit.
+int count_jobs_overrunning_limit(const Workload& workload) {
+  // Profiles are looked up through a hash of their names: a std::map lookup per job showed in
+  // profiles of large traces.
+  std::unordered_map<std::string_view, const Profile*> profiles;
+  profiles.reserve(workload.profiles.size());
+  for (const auto& [name, profile] : workload.profiles) profiles.emplace(name, &profile);
+  int overrunning = 0;
+  for (const WorkloadJob& job : workload.jobs) {
+    if (!job.is_valid() || !job.job.has_time_limit()) continue;
+    const auto profile = profiles.find(job.profile);
+    if (profile == profiles.end()) continue;
+    if (profile->second->type == Profile::Type::kDelay &&
+        profile->second->delay > job.job.time_limit) {
+      ++overrunning;
+    }
+  }
+  return overrunning;
+}
+}  // namespace
+
+void finish_workload(Workload& workload, std::optional<int> jobs_overrunning_limit) {
   const auto submitted_before = [](const WorkloadJob& a, const WorkloadJob& b) {
     if (a.job.submit_time != b.job.submit_time) return a.job.submit_time < b.job.submit_time;
     return job_id_less(a.job.id, b.job.id);
@@ -186,21 +208,8 @@ void finish_workload(Workload& workload) {
 
   // Batsim cuts a job at its walltime (COMPLETED_WALLTIME_REACHED); the count tells the user
   // how much of the trace's real behaviour that changes.
-  // Profiles are looked up through a hash of their names: a std::map lookup per job showed in
-  // profiles of large traces.
-  std::unordered_map<std::string_view, const Profile*> profiles;
-  profiles.reserve(workload.profiles.size());
-  for (const auto& [name, profile] : workload.profiles) profiles.emplace(name, &profile);
-  workload.jobs_overrunning_limit = 0;
-  for (const WorkloadJob& job : workload.jobs) {
-    if (!job.is_valid() || !job.job.has_time_limit()) continue;
-    const auto profile = profiles.find(job.profile);
-    if (profile == profiles.end()) continue;
-    if (profile->second->type == Profile::Type::kDelay &&
-        profile->second->delay > job.job.time_limit) {
-      ++workload.jobs_overrunning_limit;
-    }
-  }
+  workload.jobs_overrunning_limit =
+      jobs_overrunning_limit ? *jobs_overrunning_limit : count_jobs_overrunning_limit(workload);
   if (workload.jobs_overrunning_limit > 0) {
     workload.warnings.push_back(std::to_string(workload.jobs_overrunning_limit) +
                                 " jobs run longer than their time limit and will be stopped at it");

@@ -97,8 +97,9 @@ class IdRegistry {
 };
 
 // Sorts the jobs into Batsim's submission order and adds the summary warnings (overrunning
-// jobs, invalid records).
-void finish_workload(Workload& workload);
+// jobs, invalid records). A reader that already counted the overrunning jobs passes the count,
+// which spares looking up every job's profile by name.
+void finish_workload(Workload& workload, std::optional<int> jobs_overrunning_limit = std::nullopt);
 
 // Marks a job invalid as "LOCATION: why"; further problems of the same record are appended
 // ("LOCATION: why; why2") so one rejection lists everything wrong with it.

@@ -103,7 +103,7 @@ class SwfReader {
       read_record(content);
     }
     workload_.machine_count = header.max_procs ? header.max_procs : header.max_nodes;
-    detail::finish_workload(workload_);
+    detail::finish_workload(workload_, jobs_overrunning_limit_);
     return std::move(workload_);
   }
 
@@ -209,6 +209,10 @@ class SwfReader {
         ++workload_.time_limits_from_runtime;
       }
     }
+    // Counted here, where the runtime is at hand, rather than by looking the profile up later.
+    if (job.is_valid() && job.job.has_time_limit() && *runtime > job.job.time_limit) {
+      ++jobs_overrunning_limit_;
+    }
   }
 
   ReadOptions options_;
@@ -217,6 +221,7 @@ class SwfReader {
   detail::IdRegistry ids_;
   long line_number_ = 0;
   Time previous_submit_ = 0;
+  int jobs_overrunning_limit_ = 0;
   RecordFields fields_;
   // By SWF field number (index 0 unused); number_ holds a value where is_number_ is set.
   std::array<bool, kSwfFieldCount + 1> is_number_{};
