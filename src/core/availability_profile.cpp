@@ -65,6 +65,17 @@ Time AvailabilityProfile::earliest_move(Time from, Time start, Time duration, in
   // begins before `start` always meets the window before `start`, so a step's need depends only
   // on where it begins, and the rectangle's own boundaries (perhaps merged away) do not matter.
   Time candidate = std::max(from, origin());
+  if (candidate >= start) return start;
+  // Most rectangles sit right after a step without their nodes: that is why they start there.
+  // A window beginning before `start` and reaching into that step is then blocked, so only the
+  // windows that end by the step's beginning remain, entirely before `start`. For long jobs
+  // there are often none: a third of CTC-SP2's compression searches end here.
+  const Step& before_start = free_[step_at(start - 1)];
+  if (before_start.second < nodes) {
+    if (before_start.first - candidate < duration) return start;
+    const Time found = earliest_run(candidate, before_start.first - duration, duration, nodes);
+    return found == kNever ? start : found;
+  }
   std::size_t step = candidate == origin() ? 0 : step_at(candidate);  // compression asks from now
   while (candidate < start) {
     const Time window_end = add_saturating(candidate, duration);
@@ -80,6 +91,18 @@ Time AvailabilityProfile::earliest_move(Time from, Time start, Time duration, in
     candidate = free_[step].first;
   }
   return start;
+}
+
+Time AvailabilityProfile::earliest_run(Time candidate, Time latest, Time duration, int nodes) const {
+  // The step that blocks every window ending after latest + duration ends each run in time, so
+  // the walk needs no bound checks.
+  for (std::size_t step = candidate == origin() ? 0 : step_at(candidate);; ++step) {
+    if (free_[step].first - candidate >= duration) return candidate;
+    if (free_[step].second < nodes) {
+      candidate = free_[step + 1].first;
+      if (candidate > latest) return kNever;
+    }
+  }
 }
 
 void AvailabilityProfile::advance_to(Time now) {

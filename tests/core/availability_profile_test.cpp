@@ -91,6 +91,39 @@ TEST(AvailabilityProfile, EarliestMoveEqualsTakeOutAndSearchOnRandomProfiles) {
   }
 }
 
+// The same on plans built as conservative backfilling builds them: rectangles placed at their
+// earliest fit (so most start right after a step lacking their nodes, the case the search cuts
+// short), then some taken out again as early completions and moves do.
+TEST(AvailabilityProfile, EarliestMoveEqualsTakeOutAndSearchOnPlannedProfiles) {
+  std::mt19937 random(11);
+  auto uniform = [&](int low, int high) { return std::uniform_int_distribution<int>(low, high)(random); };
+  struct Rectangle { Time start, duration; int nodes; };
+  for (int round = 0; round < 1000; ++round) {
+    AvailabilityProfile profile(16, 0);
+    std::vector<Rectangle> placed;
+    const int rectangles = uniform(1, 20);
+    for (int i = 0; i < rectangles; ++i) {
+      const Rectangle r{0, uniform(1, 80), uniform(1, 16)};
+      const Time start = profile.earliest_fit(uniform(0, 50), r.duration, r.nodes);
+      profile.reserve(start, start + r.duration, r.nodes);
+      placed.push_back({start, r.duration, r.nodes});
+    }
+    for (int i = 0; i < 3 && placed.size() > 1; ++i) {
+      const std::size_t gone = static_cast<std::size_t>(uniform(0, static_cast<int>(placed.size()) - 1));
+      profile.release(placed[gone].start, placed[gone].start + placed[gone].duration, placed[gone].nodes);
+      placed.erase(placed.begin() + static_cast<std::ptrdiff_t>(gone));
+    }
+    for (const Rectangle& r : placed) {
+      const Time from = uniform(0, static_cast<int>(r.start));
+      const Time moved = profile.earliest_move(from, r.start, r.duration, r.nodes);
+      profile.release(r.start, r.start + r.duration, r.nodes);
+      const Time expected = std::min(r.start, profile.earliest_fit(from, r.duration, r.nodes));
+      profile.reserve(r.start, r.start + r.duration, r.nodes);
+      ASSERT_EQ(moved, expected) << "round " << round;
+    }
+  }
+}
+
 TEST(AvailabilityProfile, AdvanceForgetsThePast) {
   AvailabilityProfile profile(10, 0);
   profile.reserve(0, 100, 7);

@@ -56,6 +56,10 @@ class AvailabilityProfile {
 
  private:
   void add(Time start, Time end, int delta);
+  // earliest_move's search when a step lacking `nodes` begins at or after latest + duration:
+  // the earliest candidate in [candidate, latest] with `nodes` free for `duration`; kNever if
+  // none is.
+  Time earliest_run(Time candidate, Time latest, Time duration, int nodes) const;
   std::size_t step_at(Time time) const;  // the step holding `time` (the first if before it)
   std::size_t split_at(Time time);       // makes `time` a step start; returns that step
   bool merge_with_previous(std::size_t step);
