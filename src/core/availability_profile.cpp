@@ -39,8 +39,14 @@ void AvailabilityProfile::add(Time start, Time end, int delta) {
   start = std::max(start, origin());
   if (end <= start || delta == 0) return;
   const std::size_t first = split_at(start);
-  const std::size_t last = end == kNever ? free_.size() : split_at(end);
-  for (std::size_t step = first; step < last; ++step) free_[step].second += delta;
+  // The walk that changes the steps also finds the end: one binary search, not two.
+  std::size_t last = first;
+  for (; last < free_.size() && free_[last].first < end; ++last) free_[last].second += delta;
+  if (end != kNever && (last == free_.size() || free_[last].first != end)) {
+    // The last step changed runs past `end`: its part from `end` on keeps the old count.
+    free_.insert(free_.begin() + static_cast<std::ptrdiff_t>(last),
+                 {end, free_[last - 1].second - delta});
+  }
   // Equal neighbours are merged so the profile stays as small as the rectangles it holds.
   merge_with_previous(last);
   merge_with_previous(first);

@@ -44,6 +44,8 @@ class FreedCapacityLog {
   // The earliest time from which capacity was freed after `version` (`now` of the last
   // forget_before for anything earlier); kNever if none was.
   Time earliest_since(Version version) const {
+    // Usual after an early completion: it is the oldest entry, and newer than every slot.
+    if (!entries_.empty() && version < entries_.front().version) return entries_.front().time;
     const auto first_after = std::upper_bound(
         entries_.begin(), entries_.end(), version,
         [](Version v, const Entry& entry) { return v < entry.version; });
