@@ -124,6 +124,47 @@ TEST(AvailabilityProfile, EarliestMoveEqualsTakeOutAndSearchOnPlannedProfiles) {
   }
 }
 
+// The profile against free nodes kept instant by instant, over random reserves, releases and
+// advances (every step lookup and insert path, the rectangle's end included).
+TEST(AvailabilityProfile, MatchesFreeNodesKeptPerInstant) {
+  std::mt19937 random(5);
+  auto uniform = [&](int low, int high) { return std::uniform_int_distribution<int>(low, high)(random); };
+  constexpr int kHorizon = 200;
+  for (int round = 0; round < 300; ++round) {
+    AvailabilityProfile profile(12, 0);
+    std::vector<int> free(kHorizon + 1, 12);  // free[kHorizon] stands for every later instant
+    Time origin = 0;
+    for (int change = 0; change < 40; ++change) {
+      const Time start = uniform(0, 150);
+      const bool for_ever = uniform(0, 9) == 0;
+      const Time end = for_ever ? kNever : start + uniform(1, 50);
+      const int nodes = uniform(1, 6) * (uniform(0, 2) == 0 ? -1 : 1);
+      if (nodes > 0) profile.reserve(start, end, nodes); else profile.release(start, end, -nodes);
+      for (Time t = std::max(start, origin); t <= kHorizon && (for_ever || t < end); ++t) {
+        if (t < kHorizon || for_ever) free[static_cast<std::size_t>(t)] -= nodes;
+      }
+      if (uniform(0, 9) == 0) {
+        origin = std::min<Time>(origin + uniform(0, 20), 150);
+        profile.advance_to(origin);
+      }
+      for (Time t = origin; t <= kHorizon; t += uniform(1, 7)) {
+        ASSERT_EQ(profile.free_at(t), free[static_cast<std::size_t>(t)]) << "round " << round << " t " << t;
+      }
+      const int want = uniform(1, 12);
+      const Time duration = uniform(1, 30);
+      Time expected = kNever;
+      for (Time c = origin; c + duration <= kHorizon && expected == kNever; ++c) {
+        bool fits = true;
+        for (Time t = c; t < c + duration && fits; ++t) fits = free[static_cast<std::size_t>(t)] >= want;
+        if (fits) expected = c;
+      }
+      const Time found = profile.earliest_fit(origin, duration, want);
+      if (expected != kNever) ASSERT_EQ(found, expected) << "round " << round;
+      else ASSERT_TRUE(found == kNever || found + duration > kHorizon) << "round " << round;
+    }
+  }
+}
+
 TEST(AvailabilityProfile, AdvanceForgetsThePast) {
   AvailabilityProfile profile(10, 0);
   profile.reserve(0, 100, 7);
