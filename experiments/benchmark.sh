@@ -45,6 +45,18 @@ tmp=$(mktemp -d)
     done
     echo "| $trace | $jobs | $(printf '%.3f' "$parse") |$row"
   done
+  bench_core="$build/experiments/bench_core"
+  if [ -x "$bench_core" ]; then
+    echo
+    echo "## Where the time goes: parsing and the scheduling core alone"
+    echo
+    echo "\`bench_core\` (Google Benchmark): \`parse/\` reads a trace, \`core/POLICY/\` replays it through"
+    echo "the scheduling core with a test-only driver (no SimGrid, no protocol, no outputs)."
+    echo
+    echo '```'
+    "$bench_core" --benchmark_min_time=0.3 2>/dev/null | sed -n '/^Benchmark/,$p'
+    echo '```'
+  fi
 } > "$out"
 rm -rf "$tmp"
 cat "$out"
