@@ -76,13 +76,7 @@ std::vector<Decision> Scheduler::schedule(Time now) {
     });
   }
 
-  SchedulingView view;
-  view.now = now;
-  view.machine_count = pool_.size();
-  view.free_nodes = pool_.free_count();
-  view.queue = &queue_;
-  view.releases = &releases_;
-  const std::vector<const Job*> starting = policy_->select_jobs_to_start(view);
+  const std::vector<const Job*> starting = policy_->select_jobs_to_start(view_at(now, queue_));
   if (starting.empty()) return decisions;
 
   // A sorted vector, not a hash set: a pass starts few jobs, and this runs at every instant.
@@ -142,13 +136,17 @@ Time Scheduler::estimate_start(const Job& job, Time now) const {
   std::vector<const Job*> queue = queue_;
   if (depends_on_time(options_.order)) std::stable_sort(queue.begin(), queue.end(), ahead);
   queue.insert(std::upper_bound(queue.begin(), queue.end(), &job, ahead), &job);
+  return policy_->estimate_start(job, view_at(now, queue));
+}
+
+SchedulingView Scheduler::view_at(Time now, const std::vector<const Job*>& queue) const {
   SchedulingView view;
   view.now = now;
   view.machine_count = pool_.size();
   view.free_nodes = pool_.free_count();
   view.queue = &queue;
   view.releases = &releases_;
-  return policy_->estimate_start(job, view);
+  return view;
 }
 
 bool Scheduler::is_waiting(const JobId& id) const { return waiting_.count(id) != 0; }

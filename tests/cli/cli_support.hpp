@@ -14,6 +14,13 @@
 
 namespace batfill::cli_testing {
 
+// Every registered policy and every queue order (README tables), for the combination tests.
+inline const std::vector<std::string> kPolicies = {"none", "easy", "conservative", "easy-classic",
+                                                   "conservative-classic"};
+inline const std::vector<std::string> kQueueOrders = {
+    "fcfs", "lcfs", "asc_walltime", "desc_walltime", "asc_size", "desc_size", "desc_slowdown",
+    "desc_bounded_slowdown"};
+
 struct CommandResult {
   int exit_code = -1;
   std::string output;  // stdout and stderr together

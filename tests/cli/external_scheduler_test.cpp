@@ -98,13 +98,9 @@ TEST(ExternalScheduler, EveryPolicyWithEveryOrderMatchesInProcess) {
     std::ofstream out(dir + "/w.csv");
     for (std::size_t i = 0; i < lines.size() && i <= 300; ++i) out << lines[i] << '\n';
   }
-  const char* const policies[] = {"none", "easy", "conservative", "easy-classic",
-                                  "conservative-classic"};
-  const char* const orders[] = {"fcfs", "lcfs", "asc_walltime", "desc_walltime", "asc_size",
-                                "desc_size", "desc_slowdown", "desc_bounded_slowdown"};
-  for (const char* policy : policies) {
-    for (const char* order : orders) {
-      const std::string name = std::string(policy) + "-" + order;
+  for (const std::string& policy : cli_testing::kPolicies) {
+    for (const std::string& order : cli_testing::kQueueOrders) {
+      const std::string name = policy + "-" + order;
       const std::string options = std::string("--backfill ") + policy + " --order " + order;
       const std::string common = "simulate " + dir + "/w.csv --nodes 400 --no-progress ";
       ASSERT_EQ(run(common + options + " --output " + dir + "/in-" + name).exit_code, 0) << name;

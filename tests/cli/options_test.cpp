@@ -86,12 +86,8 @@ namespace {
 // Issue 4: every policy with every queue order runs end to end and accounts for every job.
 TEST(Combinations, EveryPolicyWithEveryOrderRuns) {
   const std::string dir = cli_testing::output_dir();
-  const char* const policies[] = {"none", "easy", "conservative", "easy-classic",
-                                  "conservative-classic"};
-  const char* const orders[] = {"fcfs", "lcfs", "asc_walltime", "desc_walltime", "asc_size",
-                                "desc_size", "desc_slowdown", "desc_bounded_slowdown"};
-  for (const char* policy : policies) {
-    for (const char* order : orders) {
+  for (const std::string& policy : cli_testing::kPolicies) {
+    for (const std::string& order : cli_testing::kQueueOrders) {
       const std::string prefix = dir + "/" + policy + "-" + order;
       const cli_testing::CommandResult result =
           cli_testing::run(std::string("simulate workloads/drevt-huge_2000jobs.csv --nodes 400 "
@@ -105,6 +101,23 @@ TEST(Combinations, EveryPolicyWithEveryOrderRuns) {
       }
     }
   }
+}
+
+}  // namespace
+}  // namespace batfill
+
+namespace batfill {
+namespace {
+
+// The combination tests cover every registered policy: kPolicies must list what `batfill
+// policies` prints, so a newly registered policy cannot be left out silently.
+TEST(Combinations, TestListsEveryRegisteredPolicy) {
+  const cli_testing::CommandResult result = cli_testing::run("policies");
+  ASSERT_EQ(result.exit_code, 0);
+  std::vector<std::string> names;
+  std::istringstream lines(result.output);
+  for (std::string line; std::getline(lines, line);) names.push_back(line.substr(0, line.find('\t')));
+  EXPECT_EQ(names, cli_testing::kPolicies);
 }
 
 }  // namespace

@@ -13,17 +13,7 @@ using testing::TraceJob;
 
 // (submit, nodes, time_limit[, runtime]) in seconds; ids are "0", "1", ... in order.
 std::vector<TraceJob> jobs(std::initializer_list<std::vector<int>> rows) {
-  std::vector<TraceJob> trace;
-  for (const std::vector<int>& row : rows) {
-    TraceJob t;
-    t.job.id = std::to_string(trace.size());
-    t.job.submit_time = from_seconds(row.at(0));
-    t.job.nodes = row.at(1);
-    t.job.time_limit = from_seconds(row.at(2));
-    t.runtime = from_seconds(row.size() > 3 ? row.at(3) : row.at(2));
-    trace.push_back(t);
-  }
-  return trace;
+  return testing::trace_in_seconds(rows);
 }
 
 std::vector<long> starts(const std::vector<TraceJob>& trace, const std::string& policy,

@@ -71,6 +71,8 @@ class Scheduler {
   };
 
   void reject(const Job& job, std::string reason);
+  // What the policy sees at `now` with `queue` as the wait queue.
+  SchedulingView view_at(Time now, const std::vector<const Job*>& queue) const;
   // `started` is sorted by address.
   void remove_from_queue(const std::vector<const Job*>& started);
   void start(const Job& waiting, Time now, std::vector<Decision>& decisions);
