@@ -119,4 +119,15 @@ inline ReplayResult replay(const std::vector<TraceJob>& trace, int machine_count
   return replay(trace, machine_count, make_policy(policy), options, observer);
 }
 
+// Each job's start in whole seconds, in trace order: the notes' and the spec's tables' form.
+inline std::vector<long> start_seconds(const std::vector<TraceJob>& trace,
+                                       const std::string& policy, int machine_count) {
+  const ReplayResult result = replay(trace, machine_count, policy);
+  std::vector<long> seconds;
+  for (const TraceJob& t : trace) {
+    seconds.push_back(static_cast<long>(result.start.at(t.job.id) / kMicrosecondsPerSecond));
+  }
+  return seconds;
+}
+
 }  // namespace batfill::testing
