@@ -4,7 +4,6 @@
 #include <functional>
 #include <stdexcept>
 
-
 namespace batfill {
 
 Scheduler::Scheduler(int machine_count, std::unique_ptr<Policy> policy, SchedulerOptions options)

@@ -8,6 +8,7 @@
 namespace batfill::workload {
 namespace {
 
+using testing::error_reading;
 using testing::ScratchFiles;
 
 const WorkloadJob& job_named(const Workload& workload, const std::string& id) {
@@ -62,16 +63,6 @@ TEST(BatsimJsonReader, SyntaxErrorThrowsWithPathAndLine) {
   } catch (const std::runtime_error& error) {
     EXPECT_TRUE(contains(error.what(), path + ":2: JSON syntax error")) << error.what();
   }
-}
-
-// The message of the error read_workload throws for `path`, "" if it does not throw.
-std::string error_reading(const std::string& path) {
-  try {
-    read_workload(path);
-  } catch (const std::runtime_error& error) {
-    return error.what();
-  }
-  return "";
 }
 
 TEST(BatsimJsonReader, BrokenTopLevelThrowsWithPath) {

@@ -14,6 +14,7 @@
 namespace batfill::workload {
 namespace {
 
+using testing::error_reading;
 using testing::ScratchFiles;
 
 const std::string kSwf =
@@ -30,15 +31,6 @@ std::string gzipped(const std::string& text) {
   out << text;
   out.reset();  // flushes the gzip trailer
   return compressed;
-}
-
-std::string error_reading(const std::string& path) {
-  try {
-    read_workload(path);
-  } catch (const std::runtime_error& error) {
-    return error.what();
-  }
-  return "";
 }
 
 void expect_same_jobs(const Workload& a, const Workload& b) {

@@ -5,7 +5,10 @@
 
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 #include <string>
+
+#include "batfill/workload/workload.hpp"
 
 namespace batfill::workload::testing {
 
@@ -35,5 +38,15 @@ class ScratchFiles {
  private:
   std::filesystem::path dir_;
 };
+
+// The message of the error read_workload throws for `path`, "" if it does not throw.
+inline std::string error_reading(const std::string& path) {
+  try {
+    read_workload(path);
+  } catch (const std::runtime_error& error) {
+    return error.what();
+  }
+  return "";
+}
 
 }  // namespace batfill::workload::testing
