@@ -12,9 +12,9 @@
 
 namespace {
 
-const char* const kTraces[] = {"../shared/workloads/KTH-SP2-1996-2.1-cln.swf.gz",
-                               "../shared/workloads/CTC-SP2-1996-3.1-cln.swf.gz",
-                               "../shared/workloads/SDSC-BLUE-2000-4.2-cln.swf.gz"};
+const char* const kTraces[] = {BATFILL_SOURCE_DIR "/workloads/KTH-SP2-1996-2.1-cln.swf.gz",
+                               BATFILL_SOURCE_DIR "/workloads/CTC-SP2-1996-3.1-cln.swf.gz",
+                               BATFILL_SOURCE_DIR "/workloads/SDSC-BLUE-2000-4.2-cln.swf.gz"};
 
 const batfill::workload::Workload& cached(const std::string& path) {
   static std::map<std::string, batfill::workload::Workload> workloads;

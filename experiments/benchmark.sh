@@ -25,7 +25,7 @@ tmp=$(mktemp -d)
   for p in $policies; do printf -- "---|"; done
   echo
   for trace in "${traces[@]}"; do
-    file=../shared/workloads/$trace.swf.gz
+    file=workloads/$trace.swf.gz
     [ -f "$file" ] || continue
     row=""
     parse=""

@@ -43,7 +43,7 @@ def main():
           " (working tree has uncommitted changes outside this folder)"
           if sh("git status --porcelain -- ../../src ../../include") else ""))
     w("")
-    w("Reference: `/work/shared/workloads/reference-outputs/predictsim_pyss_EASY_{T}.swf.gz` "
+    w("Reference: `experiments/predictsim/reference/predictsim_pyss_EASY_{T}.swf.gz` "
       "(pyss, SC'15). Input rebuilt from fields 1, 2, 4, 8, 9 of the reference (others -1), "
       "records sorted by (submit, id), `; MaxProcs` from the reference header (present in all "
       "three). Bounded slowdown = mean over all jobs of max(1, (wait + run) / max(run, 10)). "

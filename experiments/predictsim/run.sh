@@ -5,7 +5,7 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
 BATFILL="$ROOT/build/batfill"
-REFDIR="${REFDIR:-$ROOT/../shared/workloads/reference-outputs}"
+REFDIR="${REFDIR:-$HERE/reference}"   # the published per-job schedules (reference/README.md)
 WORK="$HERE/work"          # generated inputs and outputs (not committed)
 PY="python3 $HERE/predictsim.py"
 mkdir -p "$WORK"

@@ -4,12 +4,15 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace batfill::cli_testing {
@@ -20,6 +23,12 @@ inline const std::vector<std::string> kPolicies = {"none", "easy", "conservative
 inline const std::vector<std::string> kQueueOrders = {
     "fcfs", "lcfs", "asc_walltime", "desc_walltime", "asc_size", "desc_size", "desc_slowdown",
     "desc_bounded_slowdown"};
+
+// A file of the repository, found through the source directory CMake compiled in: tests never
+// depend on the directory they run from.
+inline std::string source_path(const std::string& relative) {
+  return std::string(BATFILL_SOURCE_DIR) + "/" + relative;
+}
 
 struct CommandResult {
   int exit_code = -1;
@@ -102,6 +111,34 @@ inline std::string read_file(const std::string& path) {
   std::stringstream text;
   text << file.rdbuf();
   return text.str();
+}
+
+struct ExternalRun {
+  CommandResult simulate;
+  int serve_exit_code = -1;
+  std::string serve_log;
+};
+
+// Starts `batfill serve` in the background, runs the simulator against it, then waits (bounded)
+// for serve to exit on its own after SIMULATION_ENDS.
+inline ExternalRun run_external(const std::string& endpoint, const std::string& serve_options,
+                                const std::string& simulate_arguments, const std::string& dir) {
+  const std::string exit_file = dir + "/serve.exit";
+  const std::string log_file = dir + "/serve.log";
+  const std::string serve = std::string("sh -c '") + BATFILL_BINARY + " serve -s " + endpoint +
+                            " --timeout 60 " + serve_options + " > " + log_file +
+                            " 2>&1; echo $? > " + exit_file + "' &";
+  EXPECT_EQ(std::system(serve.c_str()), 0);
+  ExternalRun result;
+  result.simulate = run(simulate_arguments + " --scheduler " + endpoint + " --timeout 60");
+  for (int i = 0; i < 600 && !std::filesystem::exists(exit_file); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));  // let echo finish writing
+  const std::string code = read_file(exit_file);
+  if (!code.empty()) result.serve_exit_code = std::stoi(code);
+  result.serve_log = read_file(log_file);
+  return result;
 }
 
 }  // namespace batfill::cli_testing

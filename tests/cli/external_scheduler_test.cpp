@@ -16,33 +16,8 @@ namespace {
 
 using cli_testing::run;
 
-struct ExternalRun {
-  cli_testing::CommandResult simulate;
-  int serve_exit_code = -1;
-  std::string serve_log;
-};
-
-// Starts `batfill serve` in the background, runs the simulator against it, then waits (bounded)
-// for serve to exit on its own after SIMULATION_ENDS.
-ExternalRun run_external(const std::string& endpoint, const std::string& serve_options,
-                         const std::string& simulate_arguments, const std::string& dir) {
-  const std::string exit_file = dir + "/serve.exit";
-  const std::string log_file = dir + "/serve.log";
-  const std::string serve = std::string("sh -c '") + BATFILL_BINARY + " serve -s " + endpoint +
-                            " --timeout 60 " + serve_options + " > " + log_file +
-                            " 2>&1; echo $? > " + exit_file + "' &";
-  EXPECT_EQ(std::system(serve.c_str()), 0);
-  ExternalRun result;
-  result.simulate = run(simulate_arguments + " --scheduler " + endpoint + " --timeout 60");
-  for (int i = 0; i < 600 && !std::filesystem::exists(exit_file); ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));  // let echo finish writing
-  const std::string code = cli_testing::read_file(exit_file);
-  if (!code.empty()) result.serve_exit_code = std::stoi(code);
-  result.serve_log = cli_testing::read_file(log_file);
-  return result;
-}
+using cli_testing::ExternalRun;
+using cli_testing::run_external;
 
 struct Scenario {
   const char* name;
@@ -76,16 +51,16 @@ TEST_P(ExternalMatchesInProcess, IdenticalJobsCsv) {
 
 INSTANTIATE_TEST_SUITE_P(
     BundledWorkloads, ExternalMatchesInProcess,
-    ::testing::Values(Scenario{"tiny_swf_easy", "workloads/tiny.swf", "easy"},
-                      Scenario{"tiny_json_conservative", "workloads/tiny_batsim.json", "conservative"},
-                      Scenario{"lublin_easy", "workloads/lublin_256.swf", "easy"},
-                      Scenario{"lublin_none", "workloads/lublin_256.swf", "none"},
-                      Scenario{"drevt_conservative", "workloads/drevt-huge_2000jobs.csv --nodes 400",
+    ::testing::Values(Scenario{"tiny_swf_easy", BATFILL_SOURCE_DIR "/workloads/tiny.swf", "easy"},
+                      Scenario{"tiny_json_conservative", BATFILL_SOURCE_DIR "/workloads/tiny_batsim.json", "conservative"},
+                      Scenario{"lublin_easy", BATFILL_SOURCE_DIR "/workloads/lublin_256.swf", "easy"},
+                      Scenario{"lublin_none", BATFILL_SOURCE_DIR "/workloads/lublin_256.swf", "none"},
+                      Scenario{"drevt_conservative", BATFILL_SOURCE_DIR "/workloads/drevt-huge_2000jobs.csv --nodes 400",
                                "conservative"},
-                      Scenario{"drevt_easy_classic", "workloads/drevt-huge_2000jobs.csv --nodes 400",
+                      Scenario{"drevt_easy_classic", BATFILL_SOURCE_DIR "/workloads/drevt-huge_2000jobs.csv --nodes 400",
                                "easy-classic"},
                       Scenario{"drevt_conservative_classic",
-                               "workloads/drevt-huge_2000jobs.csv --nodes 400",
+                               BATFILL_SOURCE_DIR "/workloads/drevt-huge_2000jobs.csv --nodes 400",
                                "conservative-classic"}),
     [](const ::testing::TestParamInfo<Scenario>& info) { return std::string(info.param.name); });
 
@@ -94,7 +69,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(ExternalScheduler, EveryPolicyWithEveryOrderMatchesInProcess) {
   const std::string dir = cli_testing::output_dir();
   {
-    const std::vector<std::string> lines = cli_testing::read_lines("workloads/drevt-huge_2000jobs.csv");
+    const std::vector<std::string> lines = cli_testing::read_lines(BATFILL_SOURCE_DIR "/workloads/drevt-huge_2000jobs.csv");
     std::ofstream out(dir + "/w.csv");
     for (std::size_t i = 0; i < lines.size() && i <= 300; ++i) out << lines[i] << '\n';
   }
@@ -124,7 +99,7 @@ TEST(ExternalScheduler, WorksOverLoopbackTcp) {
   const int port = 29000 + static_cast<int>(getpid() % 2000);
   const ExternalRun external =
       run_external("tcp://127.0.0.1:" + std::to_string(port), "-v easy_bf",
-                   "simulate workloads/tiny.swf --no-progress --output " + dir + "/ext", dir);
+                   "simulate " BATFILL_SOURCE_DIR "/workloads/tiny.swf --no-progress --output " + dir + "/ext", dir);
   ASSERT_EQ(external.simulate.exit_code, 0) << external.simulate.output << external.serve_log;
   EXPECT_EQ(external.serve_exit_code, 0) << external.serve_log;
   EXPECT_NE(external.serve_log.find("easy-classic"), std::string::npos) << external.serve_log;
@@ -135,7 +110,7 @@ TEST(ExternalScheduler, WorksOverLoopbackTcp) {
 TEST(ExternalScheduler, SilentSchedulerTimesOut) {
   const std::string dir = cli_testing::output_dir();
   const cli_testing::CommandResult result =
-      run("simulate workloads/tiny.swf --no-progress --output " + dir +
+      run("simulate " BATFILL_SOURCE_DIR "/workloads/tiny.swf --no-progress --output " + dir +
           "/x --scheduler ipc:///tmp/batfill-test-nobody-" + std::to_string(getpid()) +
           ".sock --timeout 0.3");
   EXPECT_NE(result.exit_code, 0);

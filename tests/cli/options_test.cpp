@@ -12,7 +12,7 @@ using cli_testing::run;
 // The summary's first line names the policy, order and allocation rule in force.
 std::string settings_line(const std::string& options) {
   const cli_testing::CommandResult result =
-      run("simulate workloads/tiny.swf --no-progress --output " + cli_testing::output_dir() +
+      run("simulate " BATFILL_SOURCE_DIR "/workloads/tiny.swf --no-progress --output " + cli_testing::output_dir() +
           "/x " + options);
   EXPECT_EQ(result.exit_code, 0) << result.output;
   return result.output.substr(0, result.output.find('\n'));
@@ -44,7 +44,7 @@ TEST(BatschedAliases, VariantOptionsJson) {
 
 TEST(BatschedAliases, UnknownVariantListsWhatExists) {
   const cli_testing::CommandResult result =
-      run("simulate workloads/tiny.swf --output " + cli_testing::output_dir() + "/x -v filler");
+      run("simulate " BATFILL_SOURCE_DIR "/workloads/tiny.swf --output " + cli_testing::output_dir() + "/x -v filler");
   EXPECT_NE(result.exit_code, 0);
   EXPECT_NE(result.output.find("'filler'"), std::string::npos) << result.output;
   EXPECT_NE(result.output.find("easy_bf"), std::string::npos) << result.output;
@@ -53,14 +53,14 @@ TEST(BatschedAliases, UnknownVariantListsWhatExists) {
 
 TEST(BatschedAliases, PolicyMeansMachineChoiceNotAlgorithm) {
   const cli_testing::CommandResult result =
-      run("simulate workloads/tiny.swf --output " + cli_testing::output_dir() + "/x -p easy");
+      run("simulate " BATFILL_SOURCE_DIR "/workloads/tiny.swf --output " + cli_testing::output_dir() + "/x -p easy");
   EXPECT_NE(result.exit_code, 0);
   EXPECT_NE(result.output.find("basic, contiguous"), std::string::npos) << result.output;
 }
 
 TEST(BatschedAliases, ConflictingSpellingsAreRefused) {
   const cli_testing::CommandResult result = run(
-      "simulate workloads/tiny.swf --output " + cli_testing::output_dir() +
+      "simulate " BATFILL_SOURCE_DIR "/workloads/tiny.swf --output " + cli_testing::output_dir() +
       "/x --backfill easy -v conservative_bf");
   EXPECT_NE(result.exit_code, 0);
   EXPECT_NE(result.output.find("conflicting"), std::string::npos) << result.output;
@@ -90,7 +90,7 @@ TEST(Combinations, EveryPolicyWithEveryOrderRuns) {
     for (const std::string& order : cli_testing::kQueueOrders) {
       const std::string prefix = dir + "/" + policy + "-" + order;
       const cli_testing::CommandResult result =
-          cli_testing::run(std::string("simulate workloads/drevt-huge_2000jobs.csv --nodes 400 "
+          cli_testing::run(std::string("simulate " BATFILL_SOURCE_DIR "/workloads/drevt-huge_2000jobs.csv --nodes 400 "
                                        "--no-progress --backfill ") +
                            policy + " --order " + order + " --output " + prefix);
       ASSERT_EQ(result.exit_code, 0) << policy << " " << order << "\n" << result.output;

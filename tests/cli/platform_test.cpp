@@ -42,7 +42,7 @@ TEST(Platform, ProfilesRunOnTheClusterAndStopAtTheirWalltime) {
   const std::string dir = cli_testing::output_dir();
   std::ofstream(dir + "/w.json") << kWorkload;
   const cli_testing::CommandResult result =
-      run("simulate " + dir + "/w.json --platform platforms/cluster16.xml --no-progress --output " +
+      run("simulate " + dir + "/w.json --platform " BATFILL_SOURCE_DIR "/platforms/cluster16.xml --no-progress --output " +
           dir + "/out");
   ASSERT_EQ(result.exit_code, 0) << result.output;
   const auto jobs = by_id(read_csv(dir + "/out_jobs.csv"));
@@ -72,12 +72,12 @@ TEST(Platform, ProfilesRunOnTheClusterAndStopAtTheirWalltime) {
 TEST(Platform, NodesKeepsTheFirstComputeHosts) {
   const std::string dir = cli_testing::output_dir();
   const cli_testing::CommandResult result =
-      run("simulate workloads/tiny_batsim.json --platform platforms/cluster16.xml --nodes 4 "
+      run("simulate " BATFILL_SOURCE_DIR "/workloads/tiny_batsim.json --platform " BATFILL_SOURCE_DIR "/platforms/cluster16.xml --nodes 4 "
           "--no-progress --output " + dir + "/out");
   ASSERT_EQ(result.exit_code, 0) << result.output;
   EXPECT_EQ(read_csv(dir + "/out_schedule.csv").front().at("nb_computing_machines"), "4");
   const cli_testing::CommandResult too_many =
-      run("simulate workloads/tiny_batsim.json --platform platforms/cluster16.xml --nodes 17 "
+      run("simulate " BATFILL_SOURCE_DIR "/workloads/tiny_batsim.json --platform " BATFILL_SOURCE_DIR "/platforms/cluster16.xml --nodes 17 "
           "--output " + dir + "/x");
   EXPECT_NE(too_many.exit_code, 0);
   EXPECT_NE(too_many.output.find("16 compute hosts"), std::string::npos) << too_many.output;
@@ -85,10 +85,10 @@ TEST(Platform, NodesKeepsTheFirstComputeHosts) {
 
 TEST(Platform, MissingPlatformFileIsNamed) {
   const cli_testing::CommandResult result =
-      run("simulate workloads/tiny.swf --platform platforms/nope.xml --output " +
+      run("simulate " BATFILL_SOURCE_DIR "/workloads/tiny.swf --platform " BATFILL_SOURCE_DIR "/platforms/nope.xml --output " +
           cli_testing::output_dir() + "/x");
   EXPECT_NE(result.exit_code, 0);
-  EXPECT_NE(result.output.find("platforms/nope.xml"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find(BATFILL_SOURCE_DIR "/platforms/nope.xml"), std::string::npos) << result.output;
 }
 
 }  // namespace

@@ -30,7 +30,7 @@ TEST(SpecTable, DrEvtMakespansToTheSecond) {
   for (const auto& row : expected) {
     const std::string prefix = dir + "/" + row.policy;
     const cli_testing::CommandResult result =
-        run("simulate workloads/drevt-huge_2000jobs.csv --nodes 400 --no-progress --backfill " +
+        run("simulate " BATFILL_SOURCE_DIR "/workloads/drevt-huge_2000jobs.csv --nodes 400 --no-progress --backfill " +
             std::string(row.policy) + " --output " + prefix);
     ASSERT_EQ(result.exit_code, 0) << result.output;
     const auto schedule = schedule_row(prefix);
@@ -47,7 +47,7 @@ TEST(SpecTable, DrEvtMakespansToTheSecond) {
 TEST(Outputs, JobsCsvHasBatsimColumnsAndConsistentRows) {
   const std::string prefix = cli_testing::output_dir() + "/out";
   const cli_testing::CommandResult result =
-      run("simulate workloads/lublin_256.swf --no-progress --backfill conservative --output " + prefix);
+      run("simulate " BATFILL_SOURCE_DIR "/workloads/lublin_256.swf --no-progress --backfill conservative --output " + prefix);
   ASSERT_EQ(result.exit_code, 0) << result.output;
   const std::vector<std::string> lines = cli_testing::read_lines(prefix + "_jobs.csv");
   ASSERT_FALSE(lines.empty());
@@ -90,7 +90,7 @@ TEST(CrossCheck, SimulatorMatchesIndependentReplayOnLublin) {
   const std::string dir = cli_testing::output_dir();
   // lublin_256.swf has no requested times: the simulator uses the runtime (notes §6).
   std::vector<testing::TraceJob> trace;
-  for (const std::string& line : cli_testing::read_lines("workloads/lublin_256.swf")) {
+  for (const std::string& line : cli_testing::read_lines(BATFILL_SOURCE_DIR "/workloads/lublin_256.swf")) {
     if (line.empty() || line[0] == ';') continue;
     std::istringstream fields(line);
     std::vector<double> f;
@@ -107,7 +107,7 @@ TEST(CrossCheck, SimulatorMatchesIndependentReplayOnLublin) {
   for (const char* policy : {"none", "easy", "conservative"}) {
     const std::string prefix = dir + "/" + policy;
     const cli_testing::CommandResult result = run(
-        "simulate workloads/lublin_256.swf --no-progress --backfill " + std::string(policy) +
+        "simulate " BATFILL_SOURCE_DIR "/workloads/lublin_256.swf --no-progress --backfill " + std::string(policy) +
         " --output " + prefix);
     ASSERT_EQ(result.exit_code, 0) << result.output;
     const testing::ReplayResult replay = testing::replay(trace, 256, policy);
@@ -132,7 +132,7 @@ TEST(CrossCheck, SimulatorMatchesIndependentReplayOnLublin) {
 TEST(SchedConfig, OverridesTheCommandLinePolicy) {
   const std::string prefix = cli_testing::output_dir() + "/out";
   const cli_testing::CommandResult result =
-      run("simulate workloads/drevt-huge_2000jobs.csv --nodes 400 --no-progress --backfill easy "
+      run("simulate " BATFILL_SOURCE_DIR "/workloads/drevt-huge_2000jobs.csv --nodes 400 --no-progress --backfill easy "
           "--sched-cfg '{\"backfill\":\"conservative\"}' --output " + prefix);
   ASSERT_EQ(result.exit_code, 0) << result.output;
   EXPECT_EQ(schedule_row(prefix).at("makespan"), "993969.000000");
@@ -175,14 +175,14 @@ TEST(Batching, PerEventFollowsPyssOrder) {
 
 TEST(BadInput, MissingWorkloadFileIsNamed) {
   const cli_testing::CommandResult result =
-      run("simulate workloads/no-such-file.swf --nodes 4 --output " + cli_testing::output_dir() + "/x");
+      run("simulate " BATFILL_SOURCE_DIR "/workloads/no-such-file.swf --nodes 4 --output " + cli_testing::output_dir() + "/x");
   EXPECT_NE(result.exit_code, 0);
   EXPECT_NE(result.output.find("no-such-file.swf"), std::string::npos) << result.output;
 }
 
 TEST(BadInput, UnknownPolicyListsTheValidOnes) {
   const cli_testing::CommandResult result =
-      run("simulate workloads/lublin_256.swf --backfill fastest --output " + cli_testing::output_dir() + "/x");
+      run("simulate " BATFILL_SOURCE_DIR "/workloads/lublin_256.swf --backfill fastest --output " + cli_testing::output_dir() + "/x");
   EXPECT_NE(result.exit_code, 0);
   EXPECT_NE(result.output.find("fastest"), std::string::npos) << result.output;
   EXPECT_NE(result.output.find("conservative"), std::string::npos) << result.output;
@@ -190,7 +190,7 @@ TEST(BadInput, UnknownPolicyListsTheValidOnes) {
 
 TEST(BadInput, NoMachineSizeIsExplained) {
   const cli_testing::CommandResult result =
-      run("simulate workloads/drevt-huge_2000jobs.csv --output " + cli_testing::output_dir() + "/x");
+      run("simulate " BATFILL_SOURCE_DIR "/workloads/drevt-huge_2000jobs.csv --output " + cli_testing::output_dir() + "/x");
   EXPECT_NE(result.exit_code, 0);
   EXPECT_NE(result.output.find("--nodes"), std::string::npos) << result.output;
 }

@@ -29,7 +29,7 @@ bool contains(const std::string& text, const std::string& part) {
 }
 
 TEST(BatsimJsonReader, ReadsTheShippedTinyWorkload) {
-  const Workload workload = read_workload("workloads/tiny_batsim.json");
+  const Workload workload = read_workload(BATFILL_SOURCE_DIR "/workloads/tiny_batsim.json");
   EXPECT_EQ(workload.machine_count, 4);
   ASSERT_EQ(workload.jobs.size(), 4u);
   EXPECT_EQ(workload.invalid_count(), 0u);

@@ -12,7 +12,7 @@ using testing::ScratchFiles;
 
 TEST(DrevtCsvReader, IdsAreRowNumbersAndJobsRunTheirLimit) {
   // The first rows of workloads/drevt-huge_2000jobs.csv (a copy of the shared DR_EVT trace).
-  const Workload workload = read_workload("workloads/drevt-huge_2000jobs.csv");
+  const Workload workload = read_workload(BATFILL_SOURCE_DIR "/workloads/drevt-huge_2000jobs.csv");
   ASSERT_EQ(workload.jobs.size(), 2000u);
   EXPECT_FALSE(workload.machine_count.has_value());
   const WorkloadJob& first = workload.jobs[0];  // "2,36,pbatch,3284"

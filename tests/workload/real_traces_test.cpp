@@ -1,4 +1,4 @@
-// The shipped traces of ../shared/workloads, checked against the counts in its README.md.
+// The bundled Parallel Workloads Archive traces, checked against the counts in workloads/README.md.
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 namespace batfill::workload {
 namespace {
 
-const std::string kTraces = "../shared/workloads/";
+const std::string kTraces = BATFILL_SOURCE_DIR "/workloads/";
 
 int valid_count(const Workload& workload) {
   return static_cast<int>(workload.jobs.size() - workload.invalid_count());

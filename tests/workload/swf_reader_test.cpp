@@ -27,7 +27,7 @@ const WorkloadJob& job_named(const Workload& workload, const std::string& id) {
 
 TEST(SwfReader, ReadsTheShippedTinyTrace) {
   // Expectations are the comments of workloads/tiny.swf, one per job.
-  const Workload workload = read_workload("workloads/tiny.swf");
+  const Workload workload = read_workload(BATFILL_SOURCE_DIR "/workloads/tiny.swf");
   ASSERT_EQ(workload.jobs.size(), 6u);
   EXPECT_EQ(workload.machine_count, 8);
 
@@ -55,7 +55,7 @@ TEST(SwfReader, ReadsTheShippedTinyTrace) {
 
   const WorkloadJob& cancelled = job_named(workload, "5");
   EXPECT_FALSE(cancelled.is_valid());
-  EXPECT_EQ(cancelled.invalid_reason.rfind("workloads/tiny.swf:15: ", 0), 0u)
+  EXPECT_EQ(cancelled.invalid_reason.rfind(BATFILL_SOURCE_DIR "/workloads/tiny.swf:15: ", 0), 0u)
       << cancelled.invalid_reason;
   EXPECT_NE(cancelled.invalid_reason.find("runtime (field 4) is -1"), std::string::npos);
 
