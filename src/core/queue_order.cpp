@@ -31,7 +31,7 @@ bool fcfs_before(const Job& a, const Job& b) {
 }
 
 // A job without a limit sorts as the longest possible one.
-Time walltime(const Job& job) { return job.has_time_limit() ? job.time_limit : kNever; }
+Time walltime(const Job& job) { return job.time_limit; }  // kNoTimeLimit sorts last
 
 // The slowdown a waiting job would have if it started now and ran its whole limit (the user's
 // estimate stands in for the runtime):

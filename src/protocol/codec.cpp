@@ -138,7 +138,7 @@ SubmittedJob parse_job(const Fields& job) {
   // Absent or -1 means no limit (notes §3.2); any other non-positive value is invalid there.
   if (const std::optional<Time> walltime = job.optional_time("walltime")) {
     if (*walltime == from_seconds(-1)) {
-      parsed.walltime = std::nullopt;
+      parsed.walltime = kNoTimeLimit;
     } else if (*walltime <= 0) {
       job.fail("field " + job.name("walltime") + " must be > 0 or -1, got " +
                format_seconds(*walltime));
@@ -324,9 +324,9 @@ void write_job(Writer& writer, const SubmittedJob& job) {
   writer.Key("res");
   writer.Int(job.res);
   write_string(writer, "profile", job.profile);
-  if (job.walltime) {
+  if (job.walltime != kNoTimeLimit) {
     writer.Key("walltime");
-    write_time(writer, *job.walltime);
+    write_time(writer, job.walltime);
   }
   if (!job.extra_json.empty()) {
     rapidjson::Document extras;

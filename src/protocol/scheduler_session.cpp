@@ -39,7 +39,7 @@ Time waiting_estimate(const Scheduler& scheduler, const SubmittedJob& submitted,
   job.id = submitted.id;
   job.submit_time = now;
   job.nodes = submitted.res;
-  job.time_limit = submitted.walltime.value_or(kNoTimeLimit);
+  job.time_limit = submitted.walltime;
   const Time start = scheduler.estimate_start(job, now);
   return start == kNever ? from_seconds(-1) : start - now;
 }
@@ -280,7 +280,7 @@ void BatsimScheduler::submit(std::vector<std::pair<EventPosition, const Submitte
     job.id = submitted->id;
     job.submit_time = now;  // the instant, which is the core's FCFS key
     job.nodes = submitted->res;
-    job.time_limit = submitted->walltime.value_or(kNoTimeLimit);
+    job.time_limit = submitted->walltime;
     scheduler_->submit(job);
   }
 }

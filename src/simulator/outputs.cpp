@@ -47,7 +47,7 @@ void append_int(std::string& out, int value) {
 }
 
 void append_time_or_none(std::string& out, Time t) {
-  if (t < 0) {
+  if (t == kNoTimeLimit) {
     out += "-1.000000";
   } else {
     append_seconds(out, t);

@@ -334,7 +334,7 @@ class BatsimStandIn {
     event.job.subtime = source.job.submit_time;
     event.job.res = source.job.nodes;
     event.job.profile = source.profile;
-    if (source.job.has_time_limit()) event.job.walltime = source.job.time_limit;
+    event.job.walltime = source.job.time_limit;
     event.job.extra_json = source.extra_json;
     request.events.push_back({source.job.submit_time, std::move(event)});
   }

@@ -5,7 +5,7 @@
 
 #include "../support/instant_replay.hpp"
 #include "cli_support.hpp"
-#include "batfill/core/machine_set.hpp"
+#include "batfill/common/machine_set.hpp"
 
 namespace batfill {
 namespace {

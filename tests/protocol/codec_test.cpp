@@ -125,7 +125,7 @@ TEST(Codec, RefusesToWriteWhatBatsimAbortsOn) {
 
 TEST(Codec, JobSubmittedKeepsUserFieldsAndOmitsAMissingWalltime) {
   SubmittedJob job = sample_job();
-  job.walltime.reset();
+  job.walltime = kNoTimeLimit;
   const std::string text = write_message(single(0, JobSubmitted{job, ""}));
   EXPECT_NE(text.find(R"("job_id":"w0!17","job":{"id":"w0!17","subtime":12.000450,"res":4,)"
                       R"("profile":"61","user":12,"queue":"long"})"),
@@ -139,7 +139,7 @@ TEST(Codec, WalltimeMinusOneMeansNoLimit) {
   const Message parsed = parse_message(
       R"({"now":0,"events":[{"timestamp":0,"type":"JOB_SUBMITTED","data":{"job_id":"w0!1",)"
       R"("job":{"id":"w0!1","subtime":0,"walltime":-1,"res":1,"profile":"p"}}}]})");
-  EXPECT_FALSE(std::get<JobSubmitted>(parsed.events[0].data).job.walltime.has_value());
+  EXPECT_EQ(std::get<JobSubmitted>(parsed.events[0].data).job.walltime, kNoTimeLimit);
 }
 
 TEST(Codec, ParsesEveryCapturedMessageOfARealBatsim) {

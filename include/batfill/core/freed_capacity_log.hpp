@@ -9,7 +9,7 @@
 #include <iterator>
 #include <vector>
 
-#include "batfill/core/time.hpp"
+#include "batfill/common/time.hpp"
 
 namespace batfill {
 

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "batfill/core/time.hpp"
+#include "batfill/common/time.hpp"
 
 namespace batfill {
 
@@ -16,13 +16,13 @@ struct Job {
   int nodes = 0;                 // requested machines
   Time time_limit = kNoTimeLimit;  // walltime; planning always uses start + time_limit
 
-  bool has_time_limit() const { return time_limit >= 0; }
+  bool has_time_limit() const { return time_limit != kNoTimeLimit; }
 };
 
 // When a job started at `start` is planned to end: start + time_limit, or kNever without a
 // limit. Planning always uses the limit, never the real runtime (spec, "Planning (Pessimistic)").
 inline Time planned_end(const Job& job, Time start) {
-  return job.has_time_limit() ? add_saturating(start, job.time_limit) : kNever;
+  return add_saturating(start, job.time_limit);
 }
 
 // Order of jobs that arrive in the same instant (notes §1): by id, numerically when the job

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "batfill/core/machine_set.hpp"
+#include "batfill/common/machine_set.hpp"
 
 namespace batfill {
 

@@ -12,8 +12,8 @@
 #include <variant>
 #include <vector>
 
-#include "batfill/core/machine_set.hpp"
-#include "batfill/core/time.hpp"
+#include "batfill/common/machine_set.hpp"
+#include "batfill/common/time.hpp"
 
 namespace batfill::protocol {
 
@@ -41,7 +41,7 @@ struct SubmittedJob {
   Time subtime = 0;
   int res = 0;
   std::string profile;
-  std::optional<Time> walltime;       // absent or -1 in JSON: no limit
+  Time walltime = kNoTimeLimit;       // absent or -1 in JSON
   std::string extra_json;             // "" or "{...}"
 };
 

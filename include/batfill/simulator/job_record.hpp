@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "batfill/core/machine_set.hpp"
-#include "batfill/core/time.hpp"
+#include "batfill/common/machine_set.hpp"
+#include "batfill/common/time.hpp"
 
 namespace batfill::simulator {
 

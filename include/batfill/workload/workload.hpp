@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "batfill/core/job.hpp"
-#include "batfill/core/time.hpp"
+#include "batfill/common/time.hpp"
 
 namespace batfill::workload {
 

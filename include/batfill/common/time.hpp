@@ -17,8 +17,9 @@ using Time = std::int64_t;  // microseconds of simulated time
 constexpr Time kMicrosecondsPerSecond = 1'000'000;
 // "Never": a reservation that no running job can satisfy, the end of a job with no limit.
 constexpr Time kNever = std::numeric_limits<Time>::max();
-// A job without a time limit (SWF field 9 <= 0, Batsim walltime absent or -1).
-constexpr Time kNoTimeLimit = -1;
+// The time limit of a job that has none (SWF field 9 <= 0, Batsim walltime absent or -1), in
+// every layer. It is "never", so a job without a limit plans to end never with no special case.
+constexpr Time kNoTimeLimit = kNever;
 
 constexpr Time from_seconds(std::int64_t seconds) { return seconds * kMicrosecondsPerSecond; }
 

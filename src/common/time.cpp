@@ -1,4 +1,4 @@
-#include "batfill/core/time.hpp"
+#include "batfill/common/time.hpp"
 
 #include <cmath>
 #include <cstdio>

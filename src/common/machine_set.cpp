@@ -1,4 +1,4 @@
-#include "batfill/core/machine_set.hpp"
+#include "batfill/common/machine_set.hpp"
 
 #include <cctype>
 #include <charconv>
