@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "batfill/common/text.hpp"
 #include "batfill/core/policy_registry.hpp"
 
 namespace batfill::cli {
@@ -19,14 +20,6 @@ const std::vector<std::pair<std::string, std::string>> kBatschedVariants = {
     {"fcfs", "none"},
     {"fcfs_fast", "none"},
 };
-
-std::string policy_names() {
-  std::string names;
-  for (const PolicyInfo& policy : registered_policies()) {
-    names += (names.empty() ? "" : ", ") + policy.name;
-  }
-  return names;
-}
 
 // Two spellings of one option must agree (e.g. --backfill easy with -v conservative_bf).
 void set_once(std::string& slot, const std::string& value, const std::string& what) {
@@ -73,19 +66,19 @@ std::string policy_for_variant(const std::string& variant) {
   for (const PolicyInfo& policy : registered_policies()) {
     if (policy.name == variant) return variant;
   }
-  std::string batsched_names;
+  std::vector<std::string> batsched_names;
   for (const auto& entry : kBatschedVariants) {
-    batsched_names += (batsched_names.empty() ? "" : ", ") + entry.first;
+    batsched_names.push_back(entry.first);
   }
   throw std::invalid_argument("unknown variant '" + variant + "' (batsched names: " +
-                              batsched_names + "; batfill policies: " + policy_names() + ")");
+                              join(batsched_names) + "; batfill policies: " + join(policy_names()) + ")");
 }
 
 po::options_description policy_options_description() {
   po::options_description options("Scheduling");
   options.add_options()
       ("backfill", po::value<std::string>(),
-       ("policy: " + policy_names() + " (default: easy)").c_str())
+       ("policy: " + join(policy_names()) + " (default: easy)").c_str())
       ("order", po::value<std::string>(), "queue order (default: fcfs)")
       ("alloc", po::value<std::string>(), "machine choice: lowest (default) or contiguous")
       ("variant,v", po::value<std::string>(),

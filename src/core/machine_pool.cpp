@@ -92,12 +92,10 @@ MachineSet MachinePool::allocate(int count, AllocationRule rule) {
       return true;
     });
   }
-  for (const Interval& interval : chosen) {
-    for (int id = boost::icl::first(interval); id <= boost::icl::last(interval); ++id) {
-      busy_[static_cast<std::size_t>(id)] = true;
-      set_free(id, false);
-    }
-  }
+  for_each_id(chosen, [this](int id) {
+    busy_[static_cast<std::size_t>(id)] = true;
+    set_free(id, false);
+  });
   return chosen;
 }
 

@@ -1,3 +1,4 @@
+#include "batfill/common/text.hpp"
 #include "batfill/core/policy_registry.hpp"
 
 #include <stdexcept>
@@ -31,13 +32,20 @@ const std::vector<PolicyInfo>& registered_policies() {
   return policies;
 }
 
-std::unique_ptr<Policy> make_policy(const std::string& name) {
-  std::string known;
-  for (const PolicyInfo& policy : registered_policies()) {
-    if (policy.name == name) return policy.make();
-    known += (known.empty() ? "" : ", ") + policy.name;
-  }
-  throw std::invalid_argument("unknown backfilling policy '" + name + "' (valid: " + known + ")");
+std::vector<std::string> policy_names() {
+  std::vector<std::string> names;
+  for (const PolicyInfo& policy : registered_policies()) names.push_back(policy.name);
+  return names;
 }
+
+const PolicyInfo& find_policy(const std::string& name) {
+  for (const PolicyInfo& policy : registered_policies()) {
+    if (policy.name == name) return policy;
+  }
+  throw std::invalid_argument("unknown backfilling policy " + quoted(name) +
+                              " (valid: " + join(policy_names()) + ")");
+}
+
+std::unique_ptr<Policy> make_policy(const std::string& name) { return find_policy(name).make(); }
 
 }  // namespace batfill

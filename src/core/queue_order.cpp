@@ -1,3 +1,4 @@
+#include "batfill/common/text.hpp"
 #include "batfill/core/queue_order.hpp"
 
 #include <algorithm>
@@ -69,9 +70,8 @@ QueueOrder parse_queue_order(const std::string& name) {
   for (const OrderName& entry : kOrders) {
     if (name == entry.name) return entry.order;
   }
-  std::string valid;
-  for (const std::string& known : queue_order_names()) valid += (valid.empty() ? "" : ", ") + known;
-  throw std::invalid_argument("unknown queue order '" + name + "' (valid: " + valid + ")");
+  throw std::invalid_argument("unknown queue order " + quoted(name) + " (valid: " +
+                              join(queue_order_names()) + ")");
 }
 
 std::string to_string(QueueOrder order) {

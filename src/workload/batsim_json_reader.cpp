@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "batfill/common/text.hpp"
 #include "batfill/workload/workload.hpp"
 #include "reader_support.hpp"
 
@@ -27,7 +28,6 @@ using rapidjson::Value;
 // The job fields batfill interprets; every other member is a user field kept in extra_json.
 constexpr const char* kJobFields[] = {"id", "subtime", "res", "profile", "walltime"};
 
-std::string quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
 
 std::string to_json(const Value& value) {
   rapidjson::StringBuffer buffer;

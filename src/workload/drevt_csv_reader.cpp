@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "batfill/common/text.hpp"
 #include "batfill/workload/workload.hpp"
 #include "reader_support.hpp"
 
@@ -28,7 +29,6 @@ void split_cells(std::string_view line, std::vector<std::string_view>& cells) {
   }
 }
 
-std::string quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
 
 struct Columns {
   std::size_t count = 0;

@@ -14,6 +14,14 @@ MachineSet machine_range(int first, int last);
 // Number of machines in the set.
 int machine_count(const MachineSet& machines);
 
+// Calls visit(id) for every id of the set, in ascending order.
+template <class Visit>
+void for_each_id(const MachineSet& machines, Visit visit) {
+  for (const auto& interval : machines) {
+    for (int id = boost::icl::first(interval); id <= boost::icl::last(interval); ++id) visit(id);
+  }
+}
+
 // Canonical Batsim form: disjoint maximal intervals in ascending order, single ids as "a",
 // ranges as "a-b", separated by one space. The empty set is "".
 std::string to_string(const MachineSet& machines);

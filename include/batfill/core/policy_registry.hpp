@@ -18,7 +18,10 @@ struct PolicyInfo {
 
 const std::vector<PolicyInfo>& registered_policies();
 
-// Throws std::invalid_argument listing the registered names when `name` is unknown.
+std::vector<std::string> policy_names();
+
+// Both throw std::invalid_argument listing the registered names when `name` is unknown.
+const PolicyInfo& find_policy(const std::string& name);
 std::unique_ptr<Policy> make_policy(const std::string& name);
 
 }  // namespace batfill
