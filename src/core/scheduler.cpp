@@ -14,13 +14,6 @@ Scheduler::Scheduler(int machine_count, std::unique_ptr<Policy> policy, Schedule
   }
 }
 
-std::vector<Decision> Scheduler::on_instant(Time now, const std::vector<JobId>& completed,
-                                            const std::vector<Job>& submitted) {
-  for (const JobId& id : completed) complete(id);
-  for (const Job& job : submitted) submit(job);
-  return schedule(now);
-}
-
 void Scheduler::complete(const JobId& id) {
   const auto it = running_.find(id);
   if (it == running_.end()) {

@@ -1,6 +1,5 @@
 // DR_EVT's simple CSV traces: job_submit_time,num_nodes,queue,time_limit[,exit_status]
-// [,actual_run_time], columns found by header name. Ids are the 1-based data row numbers, and
-// without actual_run_time a job runs exactly its time limit (DR_EVT's "limit" mode, notes §6).
+// [,actual_run_time], columns found by header name. Ids are the 1-based data row numbers.
 
 #include <map>
 #include <optional>
@@ -67,6 +66,94 @@ Columns read_header(const std::string& path, std::string_view header) {
   return columns;
 }
 
+// A cell of seconds as a time; nullopt when it is not a number.
+std::optional<Time> time_cell(std::string_view cell) {
+  const std::optional<double> value = parse_number(cell);
+  return value ? seconds_to_time(*value) : std::nullopt;
+}
+
+// One data row as a job; a bad cell marks the job invalid with "LOCATION: why" and leaves the
+// field at its default (the submit time at the previous row's, so the trace stays in order).
+class RowReader {
+ public:
+  RowReader(const Columns& columns, detail::DelayProfiles& delay_profiles)
+      : columns_(columns), delay_profiles_(delay_profiles) {}
+
+  WorkloadJob read(std::string_view line, const std::string& location, int row) {
+    split_cells(line, cells_);
+    WorkloadJob job;
+    job.job.id = std::to_string(row);
+    job.job.submit_time = previous_submit_;
+    if (cells_.size() != columns_.count) {
+      detail::mark_invalid(job, location,
+                           "has " + std::to_string(cells_.size()) + " cells, the header has " +
+                               std::to_string(columns_.count));
+    }
+    read_submit_time(job, location);
+    read_nodes(job, location);
+    read_limit_and_runtime(job, location);
+    return job;
+  }
+
+ private:
+  // Missing cells read as empty, which every check reports.
+  std::string_view cell(std::size_t column) const {
+    return column < cells_.size() ? cells_[column] : std::string_view();
+  }
+
+  void read_submit_time(WorkloadJob& job, const std::string& location) {
+    const std::optional<Time> submit = time_cell(cell(columns_.submit));
+    if (submit && *submit >= 0) {
+      job.job.submit_time = *submit;
+    } else {
+      detail::mark_invalid(job, location,
+                           "job_submit_time " + quoted(cell(columns_.submit)) +
+                               " is not a number >= 0");
+    }
+    previous_submit_ = job.job.submit_time;
+  }
+
+  void read_nodes(WorkloadJob& job, const std::string& location) {
+    const std::optional<double> value = parse_number(cell(columns_.nodes));
+    const std::optional<int> nodes = value ? detail::whole_int(*value) : std::nullopt;
+    if (!nodes || *nodes <= 0) {
+      detail::mark_invalid(job, location,
+                           "num_nodes " + quoted(cell(columns_.nodes)) +
+                               " is not a whole number > 0");
+    } else {
+      job.job.nodes = *nodes;
+    }
+  }
+
+  // Without an actual_run_time column a job runs exactly its limit (DR_EVT's "limit" mode,
+  // docs/semantics.md, replay conventions).
+  void read_limit_and_runtime(WorkloadJob& job, const std::string& location) {
+    const std::optional<Time> limit = time_cell(cell(columns_.time_limit));
+    if (limit && *limit > 0) {
+      job.job.time_limit = *limit;
+    } else {
+      detail::mark_invalid(job, location,
+                           "time_limit " + quoted(cell(columns_.time_limit)) +
+                               " is not a number > 0");
+    }
+    std::optional<Time> runtime = limit;
+    if (columns_.actual_run_time) {
+      runtime = time_cell(cell(*columns_.actual_run_time));
+      if (!runtime || *runtime < 0) {
+        detail::mark_invalid(job, location,
+                             "actual_run_time " + quoted(cell(*columns_.actual_run_time)) +
+                                 " is not a number >= 0");
+      }
+    }
+    if (runtime && *runtime >= 0) job.profile = delay_profiles_.use(*runtime);
+  }
+
+  const Columns& columns_;
+  detail::DelayProfiles& delay_profiles_;
+  std::vector<std::string_view> cells_;  // reused from row to row
+  Time previous_submit_ = 0;
+};
+
 }  // namespace
 
 Workload read_drevt_csv(const std::string& path, const std::string& text) {
@@ -83,70 +170,12 @@ Workload read_drevt_csv(const std::string& path, const std::string& text) {
   const Columns columns = read_header(path, line);
 
   detail::DelayProfiles delay_profiles(workload);
-  std::vector<std::string_view> cells;
+  RowReader rows(columns, delay_profiles);
   int row = 0;
-  Time previous_submit = 0;
   while (lines.next(line)) {
     if (trim(line).empty()) continue;
     const std::string location = path + ":" + std::to_string(lines.line_number());
-    split_cells(line, cells);
-    WorkloadJob job;
-    job.job.id = std::to_string(++row);
-    job.job.submit_time = previous_submit;
-    if (cells.size() != columns.count) {
-      detail::mark_invalid(job, location,
-                           "has " + std::to_string(cells.size()) + " cells, the header has " +
-                               std::to_string(columns.count));
-    }
-    // Missing cells read as empty, which every check below reports.
-    const auto cell = [&](std::size_t column) {
-      return column < cells.size() ? cells[column] : std::string_view();
-    };
-
-    const std::optional<double> submit = parse_number(cell(columns.submit));
-    const std::optional<Time> submit_time = submit ? seconds_to_time(*submit) : std::nullopt;
-    if (!submit_time || *submit_time < 0) {
-      detail::mark_invalid(job, location,
-                           "job_submit_time " + quoted(cell(columns.submit)) +
-                               " is not a number >= 0");
-    } else {
-      job.job.submit_time = *submit_time;
-    }
-    previous_submit = job.job.submit_time;
-
-    const std::optional<double> nodes_value = parse_number(cell(columns.nodes));
-    const std::optional<int> nodes = nodes_value ? detail::whole_int(*nodes_value) : std::nullopt;
-    if (!nodes || *nodes <= 0) {
-      detail::mark_invalid(job, location,
-                           "num_nodes " + quoted(cell(columns.nodes)) +
-                               " is not a whole number > 0");
-    } else {
-      job.job.nodes = *nodes;
-    }
-
-    const std::optional<double> limit_value = parse_number(cell(columns.time_limit));
-    const std::optional<Time> limit = limit_value ? seconds_to_time(*limit_value) : std::nullopt;
-    if (!limit || *limit <= 0) {
-      detail::mark_invalid(job, location,
-                           "time_limit " + quoted(cell(columns.time_limit)) +
-                               " is not a number > 0");
-    } else {
-      job.job.time_limit = *limit;
-    }
-
-    std::optional<Time> runtime = limit;
-    if (columns.actual_run_time) {
-      const std::optional<double> value = parse_number(cell(*columns.actual_run_time));
-      runtime = value ? seconds_to_time(*value) : std::nullopt;
-      if (!runtime || *runtime < 0) {
-        detail::mark_invalid(job, location,
-                             "actual_run_time " + quoted(cell(*columns.actual_run_time)) +
-                                 " is not a number >= 0");
-        runtime.reset();
-      }
-    }
-    if (runtime && *runtime >= 0) job.profile = delay_profiles.use(*runtime);
-    workload.jobs.push_back(std::move(job));
+    workload.jobs.push_back(rows.read(line, location, ++row));
   }
   detail::finish_workload(workload);
   return workload;

@@ -19,7 +19,7 @@ Job job(const char* id, int nodes, long limit_s, long submit_s = 0) {
 
 Scheduler blocked_head(const std::string& policy) {
   Scheduler scheduler(100, make_policy(policy));
-  scheduler.on_instant(0, {}, {job("0", 50, 100), job("1", 60, 100)});
+  testing::run_instant(scheduler, 0, {}, {job("0", 50, 100), job("1", 60, 100)});
   return scheduler;
 }
 
@@ -31,7 +31,7 @@ TEST(StartEstimate, ConservativeClassicGivesTheSlotTheJobWouldGet) {
   EXPECT_EQ(scheduler.estimate_start(job("y", 60, 100), 0), from_seconds(200));
   EXPECT_EQ(scheduler.estimate_start(job("z", 41, 150), 0), from_seconds(200));
   // Asking changes nothing: the job submitted now gets exactly that slot and starts at once.
-  const auto decisions = scheduler.on_instant(0, {}, {job("x", 40, 150)});
+  const auto decisions = testing::run_instant(scheduler, 0, {}, {job("x", 40, 150)});
   ASSERT_EQ(decisions.size(), 1u);
   EXPECT_EQ(decisions[0].job_id, "x");
 }
@@ -77,7 +77,7 @@ TEST(StartEstimate, FollowsTheQueueOrder) {
   SchedulerOptions options;
   options.order = QueueOrder::kAscSize;
   Scheduler scheduler(100, make_policy("none"), options);
-  scheduler.on_instant(0, {}, {job("0", 50, 100), job("1", 60, 100)});
+  testing::run_instant(scheduler, 0, {}, {job("0", 50, 100), job("1", 60, 100)});
   // FCFS policy with asc_size: the 10-node job is ahead of job 1, so nothing blocks it.
   EXPECT_EQ(scheduler.estimate_start(job("x", 10, 500), 0), 0);
   EXPECT_EQ(blocked_head("none").estimate_start(job("x", 10, 500), 0), from_seconds(100));

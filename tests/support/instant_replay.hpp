@@ -16,6 +16,15 @@
 
 namespace batfill::testing {
 
+// One instant in the spec's order: completions, then submissions, then one pass.
+inline std::vector<Decision> run_instant(Scheduler& scheduler, Time now,
+                                         const std::vector<JobId>& completed,
+                                         const std::vector<Job>& submitted) {
+  for (const JobId& id : completed) scheduler.complete(id);
+  for (const Job& job : submitted) scheduler.submit(job);
+  return scheduler.schedule(now);
+}
+
 struct TraceJob {
   Job job;
   Time runtime = 0;  // what the job really runs if not stopped at its limit
@@ -84,7 +93,7 @@ inline ReplayResult replay(const std::vector<TraceJob>& trace, int machine_count
     }
     std::vector<Decision> decisions;
     if (observer == nullptr) {
-      decisions = scheduler.on_instant(now, completed, submitted);
+      decisions = run_instant(scheduler, now, completed, submitted);
     } else {
       for (const JobId& id : completed) scheduler.complete(id);
       std::sort(submitted.begin(), submitted.end(), [&](const Job& a, const Job& b) {

@@ -33,15 +33,10 @@ class Scheduler {
  public:
   Scheduler(int machine_count, std::unique_ptr<Policy> policy, SchedulerOptions options = {});
 
-  // One instant, in the spec's order (notes §1): all completions first, then all submissions,
-  // then one scheduling pass. Returns the rejections of this instant, then the starts.
-  std::vector<Decision> on_instant(Time now, const std::vector<JobId>& completed,
-                                   const std::vector<Job>& submitted);
-
-  // The same, step by step, for callers that receive events one by one (the Batsim adapter).
-  // complete() throws std::invalid_argument for a job that is not running; submit() throws for
-  // an id already known. A job that can never run is rejected at once (the decision is
-  // returned by the next schedule()) and never blocks the queue.
+  // One instant, in the spec's order (docs/semantics.md §1.2): every complete(), then every
+  // submit(), then one schedule(). complete() throws std::invalid_argument for a job that is
+  // not running; submit() throws for an id already known. A job that can never run is rejected
+  // at once (the decision is returned by the next schedule()) and never blocks the queue.
   void complete(const JobId& id);
   void submit(const Job& job);
   std::vector<Decision> schedule(Time now);
