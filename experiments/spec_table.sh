@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Reproduces the spec's "2000 jobs, 400 nodes" table (seeds/000, "Performance Comparison"):
+# Reproduces the spec's "2000 jobs, 400 nodes" table (docs/semantics.md §3.2):
 # DR_EVT's trace in limit mode under EASY and CONSERVATIVE, beside DR_EVT's own figures.
 # Writes experiments/spec_table.md. Usage: experiments/spec_table.sh [BUILD_DIR]
 set -euo pipefail

@@ -16,8 +16,8 @@ Rules modelled (see results.md, "Why the schedules differ"):
     shadow, or it fits in the extra processors left at the shadow).
 
 Other modes switch single rules off to attribute the differences (MODES below); "batched"
-applies all completions of an instant, then all its submissions, then schedules (the notes'
-section 1 batching, which batfill uses).
+applies all completions of an instant, then all its submissions, then schedules (docs/semantics.md §1.2:
+the batching batfill uses).
 
 usage: pyss_model.py INPUT.swf OUT.csv [MODE]    (OUT.csv: id,submit,start,run,backfilled)
 """

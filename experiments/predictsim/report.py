@@ -16,7 +16,7 @@ MODES = [("pyss", "pyss rules (one pass per event, submissions first, submission
          ("pyss-termfirst", "pyss, but terminations before submissions"),
          ("group-terms", "pyss, but one pass for all terminations of an instant"),
          ("termfirst-group-terms", "terminations first and grouped, submissions one by one"),
-         ("batched", "notes §1 batching: all completions, all submissions, one pass")]
+         ("batched", "the spec's batching: all completions, all submissions, one pass")]
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 

@@ -30,7 +30,7 @@ void Scheduler::submit(const Job& job) {
   if (waiting_.count(job.id) != 0 || running_.count(job.id) != 0) {
     throw std::invalid_argument("job '" + job.id + "' submitted twice");
   }
-  // Jobs that can never run are rejected at submission so they never block the queue (notes §1).
+  // Jobs that can never run are rejected at submission so they never block the queue (docs/semantics.md §2.7).
   if (job.nodes <= 0) {
     return reject(job, "requests " + std::to_string(job.nodes) + " nodes");
   }

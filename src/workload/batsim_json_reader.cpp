@@ -1,4 +1,4 @@
-// Batsim JSON workloads (notes §7): nb_res, jobs and profiles. A syntax error or a broken top
+// Batsim JSON workloads (docs/semantics.md §5.3): nb_res, jobs and profiles. A syntax error or a broken top
 // level spoils the whole file; a broken job or profile only makes its jobs invalid.
 
 #include <rapidjson/document.h>

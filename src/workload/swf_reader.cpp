@@ -1,5 +1,5 @@
 // SWF (Standard Workload Format, Parallel Workloads Archive v2.2), replayed with the
-// conventions of notes §6: id = field 1, submit = field 2, runtime = field 4, nodes = field 8
+// conventions of docs/semantics.md §5.1: id = field 1, submit = field 2, runtime = field 4, nodes = field 8
 // (field 5 when 8 is missing), time limit = field 9 (the runtime when 9 is missing).
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 // `batfill simulate --scheduler ENDPOINT` against `batfill serve`: the embedded simulator plays
 // Batsim over ZeroMQ, batfill serve is the decision process. On the same input the external and
-// in-process runs must write byte-identical _jobs.csv (issue 3: every protocol path is then
+// in-process runs must write byte-identical _jobs.csv (every protocol path is then
 // exercised without a real Batsim).
 
 #include <chrono>
@@ -64,7 +64,7 @@ INSTANTIATE_TEST_SUITE_P(
                                "conservative-classic"}),
     [](const ::testing::TestParamInfo<Scenario>& info) { return std::string(info.param.name); });
 
-// Issue 4: every policy with every queue order also runs through `batfill serve`, with the same
+// Every policy with every queue order also runs through `batfill serve`, with the same
 // schedule as in-process (the first 300 jobs of the DR_EVT trace keep each run short).
 TEST(ExternalScheduler, EveryPolicyWithEveryOrderMatchesInProcess) {
   const std::string dir = cli_testing::output_dir();

@@ -1,5 +1,5 @@
 // The command line: batfill's own --backfill/--order/--alloc and batsched's spellings
-// (-v/--variant, -o/--queue_order, -p/--policy, --variant_options), as issue 4 asks: a user
+// (-v/--variant, -o/--queue_order, -p/--policy, --variant_options): a user
 // replaces `batsched -v easy_bf` with `batfill serve -v easy_bf` and nothing else changes.
 
 #include "cli_support.hpp"
@@ -83,7 +83,7 @@ TEST(Help, ServeAndSimulateDescribeTheirOptions) {
 namespace batfill {
 namespace {
 
-// Issue 4: every policy with every queue order runs end to end and accounts for every job.
+// Every policy with every queue order runs end to end and accounts for every job.
 TEST(Combinations, EveryPolicyWithEveryOrderRuns) {
   const std::string dir = cli_testing::output_dir();
   for (const std::string& policy : cli_testing::kPolicies) {

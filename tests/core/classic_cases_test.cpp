@@ -1,5 +1,5 @@
 // Hand-derived cases for the classic policies' own rules (compression, holes, extra nodes);
-// the notes' §5 table for all four policies is in notes_cases_test.cpp.
+// the table of docs/semantics.md §3.1 for all four policies is in semantics_table_test.cpp.
 
 #include <gtest/gtest.h>
 
@@ -25,7 +25,7 @@ TEST(ConservativeClassic, CompressionKeepsOtherReservationsInPlace) {
   EXPECT_EQ(result.start.at("2"), from_seconds(70));
 }
 
-// notes §4: "a job may end exactly when another's reservation starts". 10 nodes: job 0 (5)
+// docs/semantics.md §2.4: "a job may end exactly when another's reservation starts". 10 nodes: job 0 (5)
 // runs [0,100), job 1 (10) is planned at [100,150). Job 2 (5 nodes) fills [0,100) with a
 // 100 s limit; one second more and the hole is too short, so it goes after job 1, at 150.
 TEST(ConservativeClassic, SlotMayEndWhereAnotherBegins) {

@@ -1,5 +1,5 @@
 // Independent check of the spec policies: a literal, quadratic transcription of the spec's
-// pseudo-code (seeds/000, "Step 1/2/3" of EASY and CONSERVATIVE, with the notes' reading that a
+// pseudo-code ("Step 1/2/3" of EASY and CONSERVATIVE, docs/semantics.md §2.2–§2.3, with the reading that a
 // job fitting in the free nodes now has shadow = now) against batfill's near-linear policies,
 // on hundreds of random workloads. Same start times for every job, or the fast path is wrong.
 

@@ -1,5 +1,5 @@
-// The spec's own worked examples (seeds/000) and its rejection rules; the notes' §5 table is in
-// notes_cases_test.cpp. Each expectation is derived by hand from the spec's rules.
+// The spec's own worked examples (docs/semantics.md §2.8) and its rejection rules (§2.7); the table of §3.1 is in
+// semantics_table_test.cpp. Each expectation is derived by hand from the spec's rules.
 
 #include <gtest/gtest.h>
 

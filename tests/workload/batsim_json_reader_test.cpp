@@ -1,4 +1,4 @@
-// Batsim JSON workloads, following the field rules of notes batsim-protocol.md §7.
+// Batsim JSON workloads, following the field rules of docs/semantics.md §5.3.
 
 #include <gtest/gtest.h>
 

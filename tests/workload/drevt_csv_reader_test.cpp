@@ -1,4 +1,4 @@
-// DR_EVT CSV traces, following notes scheduling-semantics.md §6.
+// DR_EVT CSV traces, following docs/semantics.md §5.2.
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// SWF replay conventions of notes §6 (scheduling-semantics.md) on tiny traces.
+// SWF replay conventions of docs/semantics.md §5.1 on tiny traces.
 
 #include <gtest/gtest.h>
 
@@ -163,7 +163,7 @@ TEST(SwfReader, NumberSpellingsReadAlike) {
 }
 
 TEST(SwfReader, MaxProcsWinsOverMaxNodes) {
-  // SDSC-BLUE's header has MaxNodes 144 and MaxProcs 1152; notes §6 prefers MaxProcs.
+  // SDSC-BLUE's header has MaxNodes 144 and MaxProcs 1152; docs/semantics.md §5.6 prefers MaxProcs.
   ScratchFiles files;
   EXPECT_EQ(read_workload(files.write("a.swf", "; MaxNodes: 144\n; MaxProcs: 1152\n")).machine_count,
             1152);
@@ -228,7 +228,7 @@ TEST(SwfReader, JobsWithTheSameRuntimeShareOneProfile) {
 }
 
 TEST(SwfReader, SortsBySubmitTimeThenNumericId) {
-  // Batsim submits in subtime order; same-instant jobs by id, numerically (notes §1).
+  // Batsim submits in subtime order; same-instant jobs by id, numerically (docs/semantics.md §1.3).
   ScratchFiles files;
   const std::string path = files.write("t.swf", record("3", "50", "1", "1", "1", "1") +
                                                     record("10", "20", "1", "1", "1", "1") +

@@ -25,7 +25,7 @@ inline Time planned_end(const Job& job, Time start) {
   return add_saturating(start, job.time_limit);
 }
 
-// Order of jobs that arrive in the same instant (notes §1): by id, numerically when the job
+// Order of jobs that arrive in the same instant (docs/semantics.md §1.3): by id, numerically when the job
 // names are numbers ("w0!9" before "w0!10"), otherwise as plain strings. Never message order.
 bool job_id_less(const JobId& a, const JobId& b);
 

@@ -10,7 +10,7 @@
 namespace batfill {
 
 enum class QueueOrder {
-  kFcfs,                 // submission time, then id (notes §1)
+  kFcfs,                 // submission time, then id (docs/semantics.md §1.3)
   kLcfs,                 // latest submission first
   kAscWalltime,          // shortest time limit first (SJF on the user's estimate)
   kDescWalltime,         // longest time limit first

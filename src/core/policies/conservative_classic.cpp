@@ -1,5 +1,5 @@
 // Classic conservative backfilling (Feitelson & Weil 1998; Mu'alem & Feitelson 2001; batsched's
-// conservative_bf; notes §4 `conservative-classic`).
+// conservative_bf; docs/semantics.md §2.5).
 //
 // An availability profile holds the running jobs until start + time_limit and ONE persistent
 // reservation per waiting job. A new job gets the earliest slot where it fits for its whole

@@ -1,4 +1,4 @@
-// Classic EASY backfilling (Lifka 1995; Mu'alem & Feitelson 2001; notes §4 `easy-classic`).
+// Classic EASY backfilling (Lifka 1995; Mu'alem & Feitelson 2001; docs/semantics.md §2.4).
 //
 // As the spec's EASY, the head cascades and the blocked head gets a reservation (its shadow
 // time) from the running jobs' planned ends. A later job fits now and may start if EITHER it

@@ -1,4 +1,4 @@
-// The spec's CONSERVATIVE backfilling (seeds/000, "Conservative Backfilling"; notes §3).
+// The spec's CONSERVATIVE backfilling (docs/semantics.md §2.3).
 //
 // Every waiting job has a shadow time computed independently from the running jobs only (as
 // the EASY reservation). A later job may start if it fits now and its planned end is strictly
@@ -30,7 +30,7 @@ class SpecConservative final : public Policy {
       Time window = pass.timeline().earliest_time_with(smallest_ahead);
       pass.for_each_behind_head([&](std::size_t position, const Job& job) {
         // A window at `now` (a job ahead fits now but did not start) blocks everyone behind
-        // it: no planned end is strictly before now. The spec intends this (notes §3).
+        // it: no planned end is strictly before now. The spec intends this (docs/semantics.md §2.8, item 10).
         if (window <= pass.now()) return false;
         if (job.nodes <= pass.timeline().free_nodes() && planned_end(job, pass.now()) < window) {
           pass.start(position);

@@ -1,4 +1,4 @@
-// The spec's EASY backfilling (seeds/000, "EASY Backfilling"; notes §2).
+// The spec's EASY backfilling (docs/semantics.md §2.2).
 //
 // Step 1 starts the queue head while it fits. Step 2 computes the head's reservation from the
 // running jobs' planned ends. Step 3 starts, in queue order, every later job that fits in the

@@ -1,5 +1,5 @@
-// The small cases of ../shared/notes/scheduling-semantics.md §5, one row per case and one column
-// per policy, as in the notes' table (100 nodes unless stated; starts in seconds, in job order).
+// The small cases of docs/semantics.md §3.1, one row per case and one column
+// per policy, as in that table (100 nodes unless stated; starts in seconds, in job order).
 // Each expectation is copied from that table; the comments re-derive the step that decides it.
 
 #include <gtest/gtest.h>
@@ -25,22 +25,22 @@ struct Case {
   friend void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
 };
 
-class NotesCases : public ::testing::TestWithParam<Case> {
+class SemanticsTable : public ::testing::TestWithParam<Case> {
  protected:
   std::vector<long> starts(const char* policy) const {
     return start_seconds(GetParam().trace, policy, GetParam().nodes);
   }
 };
 
-TEST_P(NotesCases, Easy) { EXPECT_EQ(starts("easy"), GetParam().easy); }
-TEST_P(NotesCases, Conservative) { EXPECT_EQ(starts("conservative"), GetParam().conservative); }
-TEST_P(NotesCases, EasyClassic) { EXPECT_EQ(starts("easy-classic"), GetParam().easy_classic); }
-TEST_P(NotesCases, ConservativeClassic) {
+TEST_P(SemanticsTable, Easy) { EXPECT_EQ(starts("easy"), GetParam().easy); }
+TEST_P(SemanticsTable, Conservative) { EXPECT_EQ(starts("conservative"), GetParam().conservative); }
+TEST_P(SemanticsTable, EasyClassic) { EXPECT_EQ(starts("easy-classic"), GetParam().easy_classic); }
+TEST_P(SemanticsTable, ConservativeClassic) {
   EXPECT_EQ(starts("conservative-classic"), GetParam().conservative_classic);
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    Section5, NotesCases,
+    HandCases, SemanticsTable,
     ::testing::Values(
         // The spec's "Complete Example Trace": job 2 backfills at 20 since 20+50=70 < 200.
         Case{"spec_trace", trace_in_seconds({{0, 70, 200}, {10, 50, 300}, {20, 20, 50}}),
