@@ -196,7 +196,7 @@ int count_jobs_overrunning_limit(const Workload& workload) {
 }
 }  // namespace
 
-void finish_workload(Workload& workload, std::optional<int> jobs_overrunning_limit) {
+void sort_by_submission(Workload& workload) {
   const auto submitted_before = [](const WorkloadJob& a, const WorkloadJob& b) {
     if (a.job.submit_time != b.job.submit_time) return a.job.submit_time < b.job.submit_time;
     return job_id_less(a.job.id, b.job.id);
@@ -205,6 +205,10 @@ void finish_workload(Workload& workload, std::optional<int> jobs_overrunning_lim
   if (!std::is_sorted(workload.jobs.begin(), workload.jobs.end(), submitted_before)) {
     std::stable_sort(workload.jobs.begin(), workload.jobs.end(), submitted_before);
   }
+}
+
+void finish_workload(Workload& workload, std::optional<int> jobs_overrunning_limit) {
+  sort_by_submission(workload);
 
   // Batsim cuts a job at its walltime (COMPLETED_WALLTIME_REACHED); the count tells the user
   // how much of the trace's real behaviour that changes.

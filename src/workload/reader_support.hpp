@@ -96,7 +96,11 @@ class IdRegistry {
   std::unordered_map<std::string, Seen> seen_;  // every other id, and repeated table ids
 };
 
-// Sorts the jobs into Batsim's submission order and adds the summary warnings (overrunning
+// Sorts the jobs into Batsim's submission order: by submit time, same-instant jobs by id
+// (docs/semantics.md §1.3). Stable, so records that tie keep their file order.
+void sort_by_submission(Workload& workload);
+
+// sort_by_submission, then adds the summary warnings (overrunning
 // jobs, invalid records). A reader that already counted the overrunning jobs passes the count,
 // which spares looking up every job's profile by name.
 void finish_workload(Workload& workload, std::optional<int> jobs_overrunning_limit = std::nullopt);

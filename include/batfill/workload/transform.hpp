@@ -1,0 +1,30 @@
+#pragma once
+// Workload transformations for experiments: load scaling and input shaking
+// (docs/semantics.md §5.8). Both change submit times only; runtimes, sizes and limits stay.
+
+#include <cstdint>
+#include <string>
+
+#include "batfill/workload/workload.hpp"
+
+namespace batfill::workload {
+
+// Multiplies the load by `factor`: every time between the first submission and a job's
+// submission is divided by it (rounded to the microsecond), so inter-arrival times scale by
+// 1/factor. Throws std::invalid_argument unless factor is finite and > 0.
+void scale_load(Workload& workload, double factor);
+
+// Tsafrir, Ouaknine and Feitelson's input shaking: each submit time moves by a uniform random
+// amount within ±fraction of the job's gap to the previous submission (in trace order), never
+// before 0. Reproducible: the same seed gives the same workload on every platform.
+struct Shake {
+  std::uint64_t seed = 0;
+  double fraction = 0.05;
+};
+
+// "SEED" or "SEED:PCT" (PCT in percent, 0 to 100). Throws std::invalid_argument naming the text.
+Shake parse_shake(const std::string& text);
+
+void shake_submissions(Workload& workload, const Shake& shake);
+
+}  // namespace batfill::workload
