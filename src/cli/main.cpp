@@ -10,6 +10,9 @@
 
 #include <boost/program_options.hpp>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -21,6 +24,7 @@
 #include "batfill/protocol/serve.hpp"
 #include "batfill/simulator/outputs.hpp"
 #include "batfill/simulator/simulation.hpp"
+#include "batfill/workload/transform.hpp"
 #include "batfill/workload/workload.hpp"
 #include "policy_options.hpp"
 
@@ -48,6 +52,32 @@ po::variables_map parse(const std::vector<std::string>& arguments,
   return values;
 }
 
+// The shortest plain text that reads back as `value` ("1.3", not "1.300000" or "1.3e+00").
+std::string number_text(double value) {
+  char text[32];
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(text, sizeof text, "%.*g", precision, value);
+    if (std::strtod(text, nullptr) == value && std::strchr(text, 'e') == nullptr) break;
+  }
+  return text;
+}
+
+// Applies --load-factor, then --shake (docs/semantics.md §5.8); returns the summary line, "" when
+// the workload is replayed as read.
+std::string transform_workload(const po::variables_map& values, workload::Workload& workload) {
+  std::string done;
+  const double load_factor = values["load-factor"].as<double>();
+  workload::scale_load(workload, load_factor);
+  if (load_factor != 1) done = "load factor " + number_text(load_factor) + " (inter-arrival times / " + number_text(load_factor) + ")";
+  if (values.count("shake")) {
+    const workload::Shake shake = workload::parse_shake(values["shake"].as<std::string>());
+    workload::shake_submissions(workload, shake);
+    done += std::string(done.empty() ? "" : "; ") + "submit times shaken: seed " +
+            std::to_string(shake.seed) + ", +-" + number_text(100 * shake.fraction) + " % of each gap";
+  }
+  return done;
+}
+
 int simulate(const std::vector<std::string>& arguments) {
   po::options_description command("batfill simulate WORKLOAD [options]");
   command.add_options()
@@ -70,6 +100,11 @@ int simulate(const std::vector<std::string>& arguments) {
       ("batching", po::value<std::string>()->default_value("instant"),
        "instant: one request per instant, completions then submissions (the spec's rule); "
        "per-event: one request per event, submissions first, completions in start order (pyss)")
+      ("load-factor", po::value<double>()->default_value(1, "1"),
+       "multiply the load: inter-arrival times are divided by F (docs/semantics.md 5.8)")
+      ("shake", po::value<std::string>(),
+       "SEED[:PCT]: move each submit time by a seeded random amount within +-PCT % (default 5) of "
+       "its gap to the previous submission")
       ("no-progress", "no progress bar on stderr");
   command.add(cli::policy_options_description());
   po::positional_options_description positional;
@@ -85,8 +120,9 @@ int simulate(const std::vector<std::string>& arguments) {
   workload::ReadOptions read_options;
   read_options.reject_missing_time_limit = values.count("reject-missing-walltime") != 0;
   const auto start = std::chrono::steady_clock::now();
-  const workload::Workload workload =
+  workload::Workload workload =
       workload::read_workload(values["workload"].as<std::string>(), read_options);
+  const std::string transformations = transform_workload(values, workload);
   const double read_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
@@ -126,6 +162,11 @@ int simulate(const std::vector<std::string>& arguments) {
   run.version = kVersion;
   run.scheduling_seconds = result.scheduling_seconds;
   run.reading_seconds = read_seconds;
+  if (values["load-factor"].as<double>() != 1) run.load_factor = number_text(values["load-factor"].as<double>());
+  if (values.count("shake")) {
+    const workload::Shake shake = workload::parse_shake(values["shake"].as<std::string>());
+    run.shake = std::to_string(shake.seed) + ":" + number_text(100 * shake.fraction);
+  }
   run.simulation_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const std::string prefix = values["output"].as<std::string>();
@@ -137,6 +178,7 @@ int simulate(const std::vector<std::string>& arguments) {
   std::cout << "batfill simulate: " << workload.path << " (" << workload.jobs.size()
             << " records) on " << result.machine_count
             << " nodes, " << scheduler_name << '\n';
+  if (!transformations.empty()) std::cout << "  " << transformations << '\n';
   if (workload.time_limits_from_runtime > 0) {
     std::cout << "  " << workload.time_limits_from_runtime
               << " jobs had no requested time: their runtime was used as the limit\n";

@@ -141,6 +141,8 @@ void write_schedule_csv(std::ostream& out, const ScheduleMetrics& m, const RunIn
       {"time_unavailable", fixed6(0)},
       {"utilization", fixed6(m.utilization)},
   };
+  if (!run.load_factor.empty()) row["load_factor"] = run.load_factor;
+  if (!run.shake.empty()) row["shake"] = run.shake;
   std::string header, values;
   for (const auto& [key, value] : row) {
     header += (header.empty() ? "" : ",") + key;

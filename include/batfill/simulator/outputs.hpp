@@ -19,6 +19,10 @@ struct RunInfo {
   double reading_seconds = 0;     // wall time spent reading the workload
   double scheduling_seconds = 0;  // wall time spent in the decision process
   double simulation_seconds = 0;  // wall time of the run so far: reading and simulating
+  // Workload transformations in force (docs/semantics.md §5.8); written only when used, so an
+  // untransformed run's files stay exactly Batsim's.
+  std::string load_factor;  // "" when 1
+  std::string shake;        // "SEED:PCT", "" without shaking
 };
 
 // PREFIX_schedule.csv: one header row and one value row, keys in lexicographic order like
