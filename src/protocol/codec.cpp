@@ -276,7 +276,7 @@ EventData parse_data(const std::string& type, const Fields& data) {
     if (execute.alloc.empty()) data.fail("field 'alloc' is empty (Batsim aborts on it)");
     return execute;
   }
-  if (type == "REJECT_JOB") return RejectJob{data.string("job_id")};
+  if (type == "REJECT_JOB") return RejectJob{data.string("job_id"), ""};
   if (type == "CALL_ME_LATER") return CallMeLater{data.time("timestamp")};
   data.fail("unknown event type '" + type + "'");
 }

@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
 
-#include "capture.hpp"
+#include "../support/batsim_capture.hpp"
 
 namespace batfill::protocol {
 namespace {
