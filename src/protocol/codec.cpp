@@ -358,22 +358,8 @@ void write_job(Writer& writer, const SubmittedJob& job) {
   writer.EndObject();
 }
 
-// The v4 SIMULATION_BEGINS as a real Batsim 4.2.1 sends it (captured messages): an external
-// scheduler written against Batsim sees the keys it expects. Features batfill does not
-// simulate (Redis, dynamic jobs, sharing) are reported off.
-void write_simulation_begins(Writer& writer, const SimulationBegins& begins) {
-  writer.StartObject();
-  writer.Key("nb_resources");
-  writer.Int(begins.nb_compute_resources + begins.nb_storage_resources);
-  writer.Key("nb_compute_resources");
-  writer.Int(begins.nb_compute_resources);
-  writer.Key("nb_storage_resources");
-  writer.Int(begins.nb_storage_resources);
-  writer.Key("allow_compute_sharing");
-  writer.Bool(false);
-  writer.Key("allow_storage_sharing");
-  writer.Bool(true);
-  writer.Key("config");
+// Features batfill does not simulate (Redis, dynamic jobs, sharing) are reported off.
+void write_begins_config(Writer& writer, const SimulationBegins& begins) {
   writer.StartObject();
   writer.Key("redis-enabled");
   writer.Bool(false);
@@ -390,24 +376,46 @@ void write_simulation_begins(Writer& writer, const SimulationBegins& begins) {
   writer.Key("forward-unknown-events");
   writer.Bool(false);
   writer.EndObject();
+}
+
+void write_compute_resource(Writer& writer, const ComputeResource& resource) {
+  writer.StartObject();
+  writer.Key("id");
+  writer.Int(resource.id);
+  write_string(writer, "name", resource.name);
+  write_string(writer, "state", resource.state);
+  writer.Key("properties");
+  writer.StartObject();
+  // Batsim always sends a role, possibly "".
+  if (resource.properties.count("role") == 0) write_string(writer, "role", "");
+  for (const auto& [key, value] : resource.properties) write_string(writer, key.c_str(), value);
+  writer.EndObject();
+  writer.Key("zone_properties");
+  writer.StartObject();
+  writer.EndObject();
+  writer.EndObject();
+}
+
+// The v4 SIMULATION_BEGINS as a real Batsim 4.2.1 sends it (captured messages): an external
+// scheduler written against Batsim sees the keys it expects.
+void write_simulation_begins(Writer& writer, const SimulationBegins& begins) {
+  writer.StartObject();
+  writer.Key("nb_resources");
+  writer.Int(begins.nb_compute_resources + begins.nb_storage_resources);
+  writer.Key("nb_compute_resources");
+  writer.Int(begins.nb_compute_resources);
+  writer.Key("nb_storage_resources");
+  writer.Int(begins.nb_storage_resources);
+  writer.Key("allow_compute_sharing");
+  writer.Bool(false);
+  writer.Key("allow_storage_sharing");
+  writer.Bool(true);
+  writer.Key("config");
+  write_begins_config(writer, begins);
   writer.Key("compute_resources");
   writer.StartArray();
   for (const ComputeResource& resource : begins.compute_resources) {
-    writer.StartObject();
-    writer.Key("id");
-    writer.Int(resource.id);
-    write_string(writer, "name", resource.name);
-    write_string(writer, "state", resource.state);
-    writer.Key("properties");
-    writer.StartObject();
-    // Batsim always sends a role, possibly "".
-    if (resource.properties.count("role") == 0) write_string(writer, "role", "");
-    for (const auto& [key, value] : resource.properties) write_string(writer, key.c_str(), value);
-    writer.EndObject();
-    writer.Key("zone_properties");
-    writer.StartObject();
-    writer.EndObject();
-    writer.EndObject();
+    write_compute_resource(writer, resource);
   }
   writer.EndArray();
   writer.Key("storage_resources");
