@@ -10,23 +10,20 @@
 
 #include <boost/program_options.hpp>
 #include <chrono>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "batfill/adapter/batsim_adapter.hpp"
 #include "batfill/core/policy_registry.hpp"
-#include "batfill/protocol/remote_decision_process.hpp"
-#include "batfill/protocol/scheduler_session.hpp"
-#include "batfill/protocol/serve.hpp"
 #include "batfill/simulator/outputs.hpp"
 #include "batfill/simulator/simulation.hpp"
-#include "batfill/workload/transform.hpp"
+#include "batfill/transport/remote_decision_process.hpp"
+#include "batfill/transport/serve.hpp"
 #include "batfill/workload/workload.hpp"
 #include "policy_options.hpp"
+#include "transform_options.hpp"
 
 namespace po = boost::program_options;
 using namespace batfill;
@@ -52,34 +49,13 @@ po::variables_map parse(const std::vector<std::string>& arguments,
   return values;
 }
 
-// The shortest plain text that reads back as `value` ("1.3", not "1.300000" or "1.3e+00").
-std::string number_text(double value) {
-  char text[32];
-  for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(text, sizeof text, "%.*g", precision, value);
-    if (std::strtod(text, nullptr) == value && std::strchr(text, 'e') == nullptr) break;
-  }
-  return text;
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-// Applies --load-factor, then --shake (docs/semantics.md §5.8); returns the summary line, "" when
-// the workload is replayed as read.
-std::string transform_workload(const po::variables_map& values, workload::Workload& workload) {
-  std::string done;
-  const double load_factor = values["load-factor"].as<double>();
-  workload::scale_load(workload, load_factor);
-  if (load_factor != 1) done = "load factor " + number_text(load_factor) + " (inter-arrival times / " + number_text(load_factor) + ")";
-  if (values.count("shake")) {
-    const workload::Shake shake = workload::parse_shake(values["shake"].as<std::string>());
-    workload::shake_submissions(workload, shake);
-    done += std::string(done.empty() ? "" : "; ") + "submit times shaken: seed " +
-            std::to_string(shake.seed) + ", +-" + number_text(100 * shake.fraction) + " % of each gap";
-  }
-  return done;
-}
-
-int simulate(const std::vector<std::string>& arguments) {
-  po::options_description command("batfill simulate WORKLOAD [options]");
+void add_simulate_options(po::options_description& command) {
   command.add_options()
       ("help,h", "show this help")
       ("workload", po::value<std::string>(), "SWF (.swf, .swf.gz), Batsim JSON or DR_EVT CSV")
@@ -100,13 +76,88 @@ int simulate(const std::vector<std::string>& arguments) {
       ("batching", po::value<std::string>()->default_value("instant"),
        "instant: one request per instant, completions then submissions (the spec's rule); "
        "per-event: one request per event, submissions first, completions in start order (pyss)")
-      ("load-factor", po::value<double>()->default_value(1, "1"),
-       "multiply the load: inter-arrival times are divided by F (docs/semantics.md 5.8)")
-      ("shake", po::value<std::string>(),
-       "SEED[:PCT]: move each submit time by a seeded random amount within +-PCT % (default 5) of "
-       "its gap to the previous submission")
       ("no-progress", "no progress bar on stderr");
   command.add(cli::policy_options_description());
+  command.add(cli::transform_options_description());
+}
+
+workload::Workload read_workload(const po::variables_map& values) {
+  workload::ReadOptions read_options;
+  read_options.reject_missing_time_limit = values.count("reject-missing-walltime") != 0;
+  return workload::read_workload(values["workload"].as<std::string>(), read_options);
+}
+
+simulator::SimulationOptions simulation_options(const po::variables_map& values) {
+  simulator::SimulationOptions options;
+  if (values.count("platform")) options.platform_file = values["platform"].as<std::string>();
+  if (values.count("nodes")) options.nodes = values["nodes"].as<int>();
+  options.sched_config = values["sched-cfg"].as<std::string>();
+  options.batching = simulator::parse_event_batching(values["batching"].as<std::string>());
+  options.show_progress = !values.count("no-progress") && isatty(STDERR_FILENO);
+  return options;
+}
+
+// Who decides: batfill's own adapter in-process, or an external scheduler over ZeroMQ.
+struct ChosenDecisionProcess {
+  std::unique_ptr<protocol::DecisionProcess> process;
+  const adapter::BatsimAdapter* in_process = nullptr;  // null for an external scheduler
+};
+
+ChosenDecisionProcess choose_decision_process(const po::variables_map& values,
+                                              const cli::PolicyChoice& choice) {
+  ChosenDecisionProcess chosen;
+  if (values.count("scheduler")) {
+    const auto timeout = std::chrono::milliseconds(
+        static_cast<long long>(values["timeout"].as<double>() * 1000));
+    chosen.process = std::make_unique<transport::RemoteDecisionProcess>(
+        values["scheduler"].as<std::string>(), timeout);
+    return chosen;
+  }
+  auto in_process = std::make_unique<adapter::BatsimAdapter>(choice.policy, choice.scheduler,
+                                                             adapter::Log(choice.verbosity));
+  chosen.in_process = in_process.get();
+  chosen.process = std::move(in_process);
+  return chosen;
+}
+
+// Named after the run: --sched-cfg may have changed the settings at SIMULATION_BEGINS.
+std::string scheduler_name(const po::variables_map& values, const ChosenDecisionProcess& chosen) {
+  if (chosen.in_process == nullptr) {
+    return "external scheduler at " + values["scheduler"].as<std::string>();
+  }
+  const adapter::BatsimAdapter& adapter = *chosen.in_process;
+  return "batfill " + adapter.policy() + ", order " + to_string(adapter.options().order) +
+         ", alloc " + to_string(adapter.options().allocation);
+}
+
+// The output files, then the summary on stdout.
+void write_outputs(const po::variables_map& values, const workload::Workload& workload,
+                   const simulator::SimulationResult& result, const std::string& scheduler,
+                   const cli::AppliedTransforms& transforms, simulator::RunInfo run,
+                   Clock::time_point start) {
+  const simulator::ScheduleMetrics metrics =
+      simulator::compute_metrics(result.jobs, result.machine_count);
+  run.simulation_seconds = seconds_since(start);
+  const std::string prefix = values["output"].as<std::string>();
+  simulator::write_output_files(prefix, result.jobs, metrics, run);
+  // The summary's wall time is the whole command: reading, simulating and writing the outputs.
+  run.simulation_seconds = seconds_since(start);
+
+  std::cout << "batfill simulate: " << workload.path << " (" << workload.jobs.size()
+            << " records) on " << result.machine_count << " nodes, " << scheduler << '\n';
+  if (!transforms.summary.empty()) std::cout << "  " << transforms.summary << '\n';
+  if (workload.time_limits_from_runtime > 0) {
+    std::cout << "  " << workload.time_limits_from_runtime
+              << " jobs had no requested time: their runtime was used as the limit\n";
+  }
+  for (const std::string& warning : workload.warnings) std::cout << "  " << warning << '\n';
+  simulator::write_summary(std::cout, result.jobs, metrics, run);
+  std::cout << "outputs: " << prefix << "_jobs.csv, " << prefix << "_schedule.csv\n";
+}
+
+int simulate(const std::vector<std::string>& arguments) {
+  po::options_description command("batfill simulate WORKLOAD [options]");
+  add_simulate_options(command);
   po::positional_options_description positional;
   positional.add("workload", 1);
   const po::variables_map values = parse(arguments, command, positional);
@@ -115,77 +166,21 @@ int simulate(const std::vector<std::string>& arguments) {
     return 0;
   }
   if (!values.count("workload")) throw std::invalid_argument("simulate needs a WORKLOAD file");
-  const cli::PolicyChoice choice = cli::resolve_policy_choice(values, protocol::Verbosity::kQuiet);
+  const cli::PolicyChoice choice = cli::resolve_policy_choice(values, adapter::Verbosity::kQuiet);
 
-  workload::ReadOptions read_options;
-  read_options.reject_missing_time_limit = values.count("reject-missing-walltime") != 0;
-  const auto start = std::chrono::steady_clock::now();
-  workload::Workload workload =
-      workload::read_workload(values["workload"].as<std::string>(), read_options);
-  const std::string transformations = transform_workload(values, workload);
-  const double read_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-
-  simulator::SimulationOptions options;
-  if (values.count("platform")) options.platform_file = values["platform"].as<std::string>();
-  if (values.count("nodes")) options.nodes = values["nodes"].as<int>();
-  options.sched_config = values["sched-cfg"].as<std::string>();
-  options.batching = simulator::parse_event_batching(values["batching"].as<std::string>());
-  options.show_progress = !values.count("no-progress") && isatty(STDERR_FILENO);
-
-  std::unique_ptr<protocol::DecisionProcess> decision_process;
-  const protocol::BatsimScheduler* in_process = nullptr;
-  if (values.count("scheduler")) {
-    const auto timeout = std::chrono::milliseconds(
-        static_cast<long long>(values["timeout"].as<double>() * 1000));
-    decision_process = std::make_unique<protocol::RemoteDecisionProcess>(
-        values["scheduler"].as<std::string>(), timeout);
-  } else {
-    auto scheduler = std::make_unique<protocol::BatsimScheduler>(
-        choice.policy, choice.scheduler, protocol::Log(choice.verbosity));
-    in_process = scheduler.get();
-    decision_process = std::move(scheduler);
-  }
-
-  const simulator::SimulationResult result =
-      simulator::run_simulation(workload, *decision_process, options);
-  // Named after the run: --sched-cfg may have changed the settings at SIMULATION_BEGINS.
-  const std::string scheduler_name =
-      in_process == nullptr
-          ? "external scheduler at " + values["scheduler"].as<std::string>()
-          : "batfill " + in_process->policy() + ", order " +
-                to_string(in_process->options().order) + ", alloc " +
-                to_string(in_process->options().allocation);
-  const simulator::ScheduleMetrics metrics =
-      simulator::compute_metrics(result.jobs, result.machine_count);
+  const Clock::time_point start = Clock::now();
+  workload::Workload workload = read_workload(values);
+  const cli::AppliedTransforms transforms = cli::apply_transforms(values, workload);
   simulator::RunInfo run;
   run.version = kVersion;
+  run.reading_seconds = seconds_since(start);
+  run.load_factor = transforms.load_factor;
+  run.shake = transforms.shake;
+  const ChosenDecisionProcess chosen = choose_decision_process(values, choice);
+  const simulator::SimulationResult result =
+      simulator::run_simulation(workload, *chosen.process, simulation_options(values));
   run.scheduling_seconds = result.scheduling_seconds;
-  run.reading_seconds = read_seconds;
-  if (values["load-factor"].as<double>() != 1) run.load_factor = number_text(values["load-factor"].as<double>());
-  if (values.count("shake")) {
-    const workload::Shake shake = workload::parse_shake(values["shake"].as<std::string>());
-    run.shake = std::to_string(shake.seed) + ":" + number_text(100 * shake.fraction);
-  }
-  run.simulation_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const std::string prefix = values["output"].as<std::string>();
-  simulator::write_output_files(prefix, result.jobs, metrics, run);
-  // The summary's wall time is the whole command: reading, simulating and writing the outputs.
-  run.simulation_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-
-  std::cout << "batfill simulate: " << workload.path << " (" << workload.jobs.size()
-            << " records) on " << result.machine_count
-            << " nodes, " << scheduler_name << '\n';
-  if (!transformations.empty()) std::cout << "  " << transformations << '\n';
-  if (workload.time_limits_from_runtime > 0) {
-    std::cout << "  " << workload.time_limits_from_runtime
-              << " jobs had no requested time: their runtime was used as the limit\n";
-  }
-  for (const std::string& warning : workload.warnings) std::cout << "  " << warning << '\n';
-  simulator::write_summary(std::cout, result.jobs, metrics, run);
-  std::cout << "outputs: " << prefix << "_jobs.csv, " << prefix << "_schedule.csv\n";
+  write_outputs(values, workload, result, scheduler_name(values, chosen), transforms, run, start);
   return 0;
 }
 
@@ -203,15 +198,15 @@ int serve(const std::vector<std::string>& arguments) {
     std::cout << command << '\n';
     return 0;
   }
-  const cli::PolicyChoice choice = cli::resolve_policy_choice(values, protocol::Verbosity::kInfo);
-  protocol::ServeOptions options;
+  const cli::PolicyChoice choice = cli::resolve_policy_choice(values, adapter::Verbosity::kInfo);
+  transport::ServeOptions options;
   options.endpoint = values["socket-endpoint"].as<std::string>();
   options.timeout = std::chrono::milliseconds(
       static_cast<long long>(values["timeout"].as<double>() * 1000));
   options.policy = choice.policy;
   options.scheduler = choice.scheduler;
   options.verbosity = choice.verbosity;
-  return protocol::serve(options);
+  return transport::serve(options);
 }
 
 }  // namespace

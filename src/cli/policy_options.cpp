@@ -1,11 +1,10 @@
 #include "policy_options.hpp"
 
-#include <rapidjson/document.h>
-
 #include <stdexcept>
 #include <utility>
 #include <vector>
 
+#include "batfill/adapter/options_json.hpp"
 #include "batfill/common/text.hpp"
 #include "batfill/core/policy_registry.hpp"
 
@@ -29,32 +28,18 @@ void set_once(std::string& slot, const std::string& value, const std::string& wh
   slot = value;
 }
 
-// batsched's --variant_options is a JSON object; batfill reads the same keys as Batsim's
-// sched-config ({"backfill", "order", "alloc"}).
+// batsched's --variant_options is the same JSON object as Batsim's sched-config.
 void apply_variant_options(const std::string& json, std::string& policy, std::string& order,
                            std::string& alloc) {
-  rapidjson::Document document;
-  document.Parse(json.c_str());
-  if (document.HasParseError() || !document.IsObject()) {
-    throw std::invalid_argument("--variant_options must be a JSON object, got '" + json + "'");
+  adapter::SchedulingOverrides overrides;
+  try {
+    overrides = adapter::parse_options_json(json);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string("--variant_options: ") + e.what());
   }
-  for (const auto& member : document.GetObject()) {
-    const std::string key = member.name.GetString();
-    if (!member.value.IsString()) {
-      throw std::invalid_argument("--variant_options: '" + key + "' must be a string");
-    }
-    const std::string value = member.value.GetString();
-    if (key == "backfill") {
-      set_once(policy, value, "policies");
-    } else if (key == "order") {
-      set_once(order, value, "queue orders");
-    } else if (key == "alloc") {
-      set_once(alloc, value, "allocation rules");
-    } else {
-      throw std::invalid_argument("--variant_options: unknown key '" + key +
-                                  "' (known: backfill, order, alloc)");
-    }
-  }
+  if (overrides.backfill) set_once(policy, *overrides.backfill, "policies");
+  if (overrides.order) set_once(order, *overrides.order, "queue orders");
+  if (overrides.alloc) set_once(alloc, *overrides.alloc, "allocation rules");
 }
 
 }  // namespace
@@ -94,7 +79,7 @@ po::options_description policy_options_description() {
 }
 
 PolicyChoice resolve_policy_choice(const po::variables_map& values,
-                                   protocol::Verbosity default_verbosity) {
+                                   adapter::Verbosity default_verbosity) {
   std::string policy, order, alloc;
   if (values.count("backfill")) set_once(policy, values["backfill"].as<std::string>(), "policies");
   if (values.count("variant")) {
@@ -121,13 +106,13 @@ PolicyChoice resolve_policy_choice(const po::variables_map& values,
 
   PolicyChoice choice;
   if (!policy.empty()) choice.policy = policy;
-  make_policy(choice.policy);  // validates the name with the registry's own error message
+  find_policy(choice.policy);  // validates the name with the registry's own error message
   if (!order.empty()) choice.scheduler.order = parse_queue_order(order);
   if (!alloc.empty()) choice.scheduler.allocation = parse_allocation_rule(alloc);
   choice.verbosity = default_verbosity;
   if (values.count("verbosity")) {
     const std::string level = values["verbosity"].as<std::string>();
-    choice.verbosity = protocol::parse_verbosity(level == "silent" ? "quiet" : level);
+    choice.verbosity = adapter::parse_verbosity(level == "silent" ? "quiet" : level);
   }
   return choice;
 }

@@ -7,14 +7,14 @@
 #include <string>
 
 #include "batfill/core/scheduler.hpp"
-#include "batfill/protocol/log.hpp"
+#include "batfill/adapter/log.hpp"
 
 namespace batfill::cli {
 
 struct PolicyChoice {
   std::string policy = "easy";
   SchedulerOptions scheduler;
-  protocol::Verbosity verbosity = protocol::Verbosity::kInfo;
+  adapter::Verbosity verbosity = adapter::Verbosity::kInfo;
 };
 
 boost::program_options::options_description policy_options_description();
@@ -22,7 +22,7 @@ boost::program_options::options_description policy_options_description();
 // Resolves the options (aliases included) into one choice; throws std::invalid_argument with a
 // message listing the valid values when a name is unknown or two spellings disagree.
 PolicyChoice resolve_policy_choice(const boost::program_options::variables_map& values,
-                                   protocol::Verbosity default_verbosity);
+                                   adapter::Verbosity default_verbosity);
 
 // batsched variant name -> batfill policy name ("easy_bf" -> "easy-classic"); batfill's own
 // names map to themselves. Throws std::invalid_argument listing both sets of names.

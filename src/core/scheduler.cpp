@@ -141,8 +141,6 @@ SchedulingView Scheduler::view_at(Time now, const std::vector<const Job*>& queue
   return view;
 }
 
-bool Scheduler::is_waiting(const JobId& id) const { return waiting_.count(id) != 0; }
-
 const MachineSet& Scheduler::machines_of(const JobId& id) const {
   const auto it = running_.find(id);
   if (it == running_.end()) throw std::invalid_argument("job '" + id + "' is not running");

@@ -9,6 +9,8 @@
 #include <optional>
 #include <set>
 
+#include "wire_names.hpp"
+
 namespace batfill::protocol {
 namespace {
 
@@ -121,26 +123,25 @@ class Fields {
   std::string path_;
 };
 
-// The job keys batfill reads; everything else in a job object is a user field kept verbatim.
 const std::set<std::string>& known_job_keys() {
-  static const std::set<std::string> keys = {"id", "subtime", "res", "profile", "walltime"};
+  static const std::set<std::string> keys(wire::kJobKeys.begin(), wire::kJobKeys.end());
   return keys;
 }
 
 SubmittedJob parse_job(const Fields& job) {
   SubmittedJob parsed;
   // Batsim rewrites ids to "w0!7" strings; a bare integer only comes from hand-written input.
-  const Value& id = job.require("id", "string");
-  parsed.id = id.IsInt() ? std::to_string(id.GetInt()) : job.string("id");
-  parsed.subtime = job.time("subtime");
-  parsed.res = job.integer("res");
-  parsed.profile = job.string("profile");
-  // Absent or -1 means no limit (notes §3.2); any other non-positive value is invalid there.
-  if (const std::optional<Time> walltime = job.optional_time("walltime")) {
+  const Value& id = job.require(wire::kJobId, "string");
+  parsed.id = id.IsInt() ? std::to_string(id.GetInt()) : job.string(wire::kJobId);
+  parsed.subtime = job.time(wire::kJobSubtime);
+  parsed.res = job.integer(wire::kJobRes);
+  parsed.profile = job.string(wire::kJobProfile);
+  // Absent or -1 means no limit; any other non-positive value is invalid there.
+  if (const std::optional<Time> walltime = job.optional_time(wire::kJobWalltime)) {
     if (*walltime == from_seconds(-1)) {
       parsed.walltime = kNoTimeLimit;
     } else if (*walltime <= 0) {
-      job.fail("field " + job.name("walltime") + " must be > 0 or -1, got " +
+      job.fail("field " + job.name(wire::kJobWalltime) + " must be > 0 or -1, got " +
                format_seconds(*walltime));
     } else {
       parsed.walltime = *walltime;
@@ -195,89 +196,103 @@ SimulationBegins parse_simulation_begins(const Fields& data) {
   return begins;
 }
 
+JobSubmitted parse_job_submitted(const Fields& data) {
+  JobSubmitted submitted;
+  const std::string job_id = data.string("job_id");
+  submitted.job = parse_job(data.object("job"));
+  if (submitted.job.id != job_id) {
+    data.fail("field 'job_id' is '" + job_id + "' but 'job.id' is '" + submitted.job.id + "'");
+  }
+  if (data.find("profile") != nullptr) {
+    submitted.forwarded_profile_json = json_text(data.object("profile").value());
+  }
+  return submitted;
+}
+
+JobCompleted parse_job_completed(const Fields& data) {
+  JobCompleted completed;
+  completed.job_id = data.string("job_id");
+  completed.job_state = data.string("job_state");
+  completed.return_code = data.integer_or("return_code", 0);
+  if (data.find("alloc") != nullptr) completed.alloc = data.machines("alloc");
+  return completed;
+}
+
+JobKilled parse_job_killed(const Fields& data) {
+  JobKilled killed;
+  for (const Value& id : data.array("job_ids").GetArray()) {
+    if (!id.IsString()) data.fail("field 'job_ids' must hold strings, got " + json_text(id));
+    killed.job_ids.emplace_back(id.GetString());
+  }
+  return killed;
+}
+
+BatsimNotify parse_notify(const Fields& data) {
+  BatsimNotify notify;
+  notify.type = data.string("type");
+  if (notify.type == "event_machine_unavailable" || notify.type == "event_machine_available") {
+    notify.resources = data.machines("resources");
+  }
+  return notify;
+}
+
+EstimateWaitingTimeQuery parse_query(const Fields& data) {
+  const Fields requests = data.object("requests");
+  if (requests.find("estimate_waiting_time") == nullptr) {
+    data.fail("unsupported request in 'requests': " + json_text(requests.value()) +
+              " (Batsim only queries estimate_waiting_time)");
+  }
+  const Fields query = requests.object("estimate_waiting_time");
+  EstimateWaitingTimeQuery parsed;
+  parsed.job = parse_job(query.object("job"));
+  const std::string job_id = query.string("job_id");
+  if (parsed.job.id != job_id) {
+    data.fail("field " + query.name("job_id") + " is '" + job_id + "' but the job's id is '" +
+              parsed.job.id + "'");
+  }
+  return parsed;
+}
+
+ResourceStateChanged parse_resource_state_changed(const Fields& data) {
+  ResourceStateChanged changed;
+  changed.resources = data.machines("resources");
+  changed.state = data.string("state");
+  return changed;
+}
+
+// The scheduler's ANSWER carries estimate_waiting_time; Batsim's carries consumed_energy.
+EventData parse_answer(const Fields& data) {
+  if (data.find("estimate_waiting_time") == nullptr) return BatsimAnswer{json_text(data.value())};
+  const Fields estimate = data.object("estimate_waiting_time");
+  EstimateWaitingTimeAnswer answer;
+  answer.job_id = estimate.string("job_id");
+  answer.estimated_waiting_time = estimate.time("estimated_waiting_time");
+  return answer;
+}
+
+ExecuteJob parse_execute_job(const Fields& data) {
+  ExecuteJob execute;
+  execute.job_id = data.string("job_id");
+  execute.alloc = data.machines("alloc");
+  if (execute.alloc.empty()) data.fail("field 'alloc' is empty (Batsim aborts on it)");
+  return execute;
+}
+
 EventData parse_data(const std::string& type, const Fields& data) {
-  if (type == "SIMULATION_BEGINS") return parse_simulation_begins(data);
-  if (type == "JOB_SUBMITTED") {
-    JobSubmitted submitted;
-    const std::string job_id = data.string("job_id");
-    submitted.job = parse_job(data.object("job"));
-    if (submitted.job.id != job_id) {
-      data.fail("field 'job_id' is '" + job_id + "' but 'job.id' is '" + submitted.job.id + "'");
-    }
-    if (data.find("profile") != nullptr) {
-      submitted.forwarded_profile_json = json_text(data.object("profile").value());
-    }
-    return submitted;
-  }
-  if (type == "JOB_COMPLETED") {
-    JobCompleted completed;
-    completed.job_id = data.string("job_id");
-    completed.job_state = data.string("job_state");
-    completed.return_code = data.integer_or("return_code", 0);
-    if (data.find("alloc") != nullptr) completed.alloc = data.machines("alloc");
-    return completed;
-  }
-  if (type == "JOB_KILLED") {
-    JobKilled killed;
-    const Value& ids = data.array("job_ids");
-    for (const Value& id : ids.GetArray()) {
-      if (!id.IsString()) data.fail("field 'job_ids' must hold strings, got " + json_text(id));
-      killed.job_ids.emplace_back(id.GetString());
-    }
-    return killed;
-  }
-  if (type == "REQUESTED_CALL") return RequestedCall{};
-  if (type == "NOTIFY") {
-    BatsimNotify notify;
-    notify.type = data.string("type");
-    if (notify.type == "event_machine_unavailable" || notify.type == "event_machine_available") {
-      notify.resources = data.machines("resources");
-    }
-    return notify;
-  }
-  if (type == "QUERY") {
-    const Fields requests = data.object("requests");
-    if (requests.find("estimate_waiting_time") == nullptr) {
-      data.fail("unsupported request in 'requests': " + json_text(requests.value()) +
-                " (Batsim only queries estimate_waiting_time)");
-    }
-    const Fields query = requests.object("estimate_waiting_time");
-    EstimateWaitingTimeQuery parsed;
-    parsed.job = parse_job(query.object("job"));
-    const std::string job_id = query.string("job_id");
-    if (parsed.job.id != job_id) {
-      data.fail("field " + query.name("job_id") + " is '" + job_id + "' but the job's id is '" +
-                parsed.job.id + "'");
-    }
-    return parsed;
-  }
-  if (type == "RESOURCE_STATE_CHANGED") {
-    ResourceStateChanged changed;
-    changed.resources = data.machines("resources");
-    changed.state = data.string("state");
-    return changed;
-  }
-  if (type == "ANSWER") {
-    // The scheduler's ANSWER carries estimate_waiting_time; Batsim's carries consumed_energy.
-    if (data.find("estimate_waiting_time") != nullptr) {
-      const Fields estimate = data.object("estimate_waiting_time");
-      EstimateWaitingTimeAnswer answer;
-      answer.job_id = estimate.string("job_id");
-      answer.estimated_waiting_time = estimate.time("estimated_waiting_time");
-      return answer;
-    }
-    return BatsimAnswer{json_text(data.value())};
-  }
-  if (type == "SIMULATION_ENDS") return SimulationEnds{};
-  if (type == "EXECUTE_JOB") {
-    ExecuteJob execute;
-    execute.job_id = data.string("job_id");
-    execute.alloc = data.machines("alloc");
-    if (execute.alloc.empty()) data.fail("field 'alloc' is empty (Batsim aborts on it)");
-    return execute;
-  }
-  if (type == "REJECT_JOB") return RejectJob{data.string("job_id")};
-  if (type == "CALL_ME_LATER") return CallMeLater{data.time("timestamp")};
+  using wire::event_type;
+  if (type == event_type<SimulationBegins>()) return parse_simulation_begins(data);
+  if (type == event_type<JobSubmitted>()) return parse_job_submitted(data);
+  if (type == event_type<JobCompleted>()) return parse_job_completed(data);
+  if (type == event_type<JobKilled>()) return parse_job_killed(data);
+  if (type == event_type<RequestedCall>()) return RequestedCall{};
+  if (type == event_type<BatsimNotify>()) return parse_notify(data);
+  if (type == event_type<EstimateWaitingTimeQuery>()) return parse_query(data);
+  if (type == event_type<ResourceStateChanged>()) return parse_resource_state_changed(data);
+  if (type == event_type<BatsimAnswer>()) return parse_answer(data);
+  if (type == event_type<SimulationEnds>()) return SimulationEnds{};
+  if (type == event_type<ExecuteJob>()) return parse_execute_job(data);
+  if (type == event_type<RejectJob>()) return RejectJob{data.string("job_id"), ""};
+  if (type == event_type<CallMeLater>()) return CallMeLater{data.time("timestamp")};
   data.fail("unknown event type '" + type + "'");
 }
 
@@ -318,14 +333,14 @@ void write_raw_object(Writer& writer, const std::string& json, const char* what)
 
 void write_job(Writer& writer, const SubmittedJob& job) {
   writer.StartObject();
-  write_string(writer, "id", job.id);
-  writer.Key("subtime");
+  write_string(writer, wire::kJobId, job.id);
+  writer.Key(wire::kJobSubtime);
   write_time(writer, job.subtime);
-  writer.Key("res");
+  writer.Key(wire::kJobRes);
   writer.Int(job.res);
-  write_string(writer, "profile", job.profile);
+  write_string(writer, wire::kJobProfile, job.profile);
   if (job.walltime != kNoTimeLimit) {
-    writer.Key("walltime");
+    writer.Key(wire::kJobWalltime);
     write_time(writer, job.walltime);
   }
   if (!job.extra_json.empty()) {
@@ -343,22 +358,8 @@ void write_job(Writer& writer, const SubmittedJob& job) {
   writer.EndObject();
 }
 
-// The v4 SIMULATION_BEGINS as a real Batsim 4.2.1 sends it (captured messages): an external
-// scheduler written against Batsim sees the keys it expects. Features batfill does not
-// simulate (Redis, dynamic jobs, sharing) are reported off.
-void write_simulation_begins(Writer& writer, const SimulationBegins& begins) {
-  writer.StartObject();
-  writer.Key("nb_resources");
-  writer.Int(begins.nb_compute_resources + begins.nb_storage_resources);
-  writer.Key("nb_compute_resources");
-  writer.Int(begins.nb_compute_resources);
-  writer.Key("nb_storage_resources");
-  writer.Int(begins.nb_storage_resources);
-  writer.Key("allow_compute_sharing");
-  writer.Bool(false);
-  writer.Key("allow_storage_sharing");
-  writer.Bool(true);
-  writer.Key("config");
+// Features batfill does not simulate (Redis, dynamic jobs, sharing) are reported off.
+void write_begins_config(Writer& writer, const SimulationBegins& begins) {
   writer.StartObject();
   writer.Key("redis-enabled");
   writer.Bool(false);
@@ -375,24 +376,46 @@ void write_simulation_begins(Writer& writer, const SimulationBegins& begins) {
   writer.Key("forward-unknown-events");
   writer.Bool(false);
   writer.EndObject();
+}
+
+void write_compute_resource(Writer& writer, const ComputeResource& resource) {
+  writer.StartObject();
+  writer.Key("id");
+  writer.Int(resource.id);
+  write_string(writer, "name", resource.name);
+  write_string(writer, "state", resource.state);
+  writer.Key("properties");
+  writer.StartObject();
+  // Batsim always sends a role, possibly "".
+  if (resource.properties.count("role") == 0) write_string(writer, "role", "");
+  for (const auto& [key, value] : resource.properties) write_string(writer, key.c_str(), value);
+  writer.EndObject();
+  writer.Key("zone_properties");
+  writer.StartObject();
+  writer.EndObject();
+  writer.EndObject();
+}
+
+// The v4 SIMULATION_BEGINS as a real Batsim 4.2.1 sends it (captured messages): an external
+// scheduler written against Batsim sees the keys it expects.
+void write_simulation_begins(Writer& writer, const SimulationBegins& begins) {
+  writer.StartObject();
+  writer.Key("nb_resources");
+  writer.Int(begins.nb_compute_resources + begins.nb_storage_resources);
+  writer.Key("nb_compute_resources");
+  writer.Int(begins.nb_compute_resources);
+  writer.Key("nb_storage_resources");
+  writer.Int(begins.nb_storage_resources);
+  writer.Key("allow_compute_sharing");
+  writer.Bool(false);
+  writer.Key("allow_storage_sharing");
+  writer.Bool(true);
+  writer.Key("config");
+  write_begins_config(writer, begins);
   writer.Key("compute_resources");
   writer.StartArray();
   for (const ComputeResource& resource : begins.compute_resources) {
-    writer.StartObject();
-    writer.Key("id");
-    writer.Int(resource.id);
-    write_string(writer, "name", resource.name);
-    write_string(writer, "state", resource.state);
-    writer.Key("properties");
-    writer.StartObject();
-    // Batsim always sends a role, possibly "" (notes §3.1).
-    if (resource.properties.count("role") == 0) write_string(writer, "role", "");
-    for (const auto& [key, value] : resource.properties) write_string(writer, key.c_str(), value);
-    writer.EndObject();
-    writer.Key("zone_properties");
-    writer.StartObject();
-    writer.EndObject();
-    writer.EndObject();
+    write_compute_resource(writer, resource);
   }
   writer.EndArray();
   writer.Key("storage_resources");
@@ -438,7 +461,7 @@ struct DataWriter {
     w.StartArray();
     for (const std::string& id : e.job_ids) w.String(id.data(), static_cast<rapidjson::SizeType>(id.size()));
     w.EndArray();
-    // Batsim 4 always sends job_progress, possibly empty (notes §3.4).
+    // Batsim 4 always sends job_progress, possibly empty.
     w.Key("job_progress");
     w.StartObject();
     w.EndObject();
@@ -474,7 +497,8 @@ struct DataWriter {
   }
   void operator()(const BatsimAnswer& e) const { write_raw_object(w, e.data_json, "ANSWER data"); }
   void operator()(const SimulationEnds&) const { empty(); }
-  // Decisions: exactly the members Batsim accepts (notes §4.1–§4.4, §4.10).
+  // Decisions: exactly the members Batsim accepts (docs/protocol.md, Decisions); a
+  // RejectJob's reason stays in the process.
   void operator()(const ExecuteJob& e) const {
     if (e.alloc.empty()) {
       throw std::invalid_argument("EXECUTE_JOB of '" + e.job_id + "' with an empty allocation");

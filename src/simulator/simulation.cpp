@@ -378,7 +378,7 @@ class BatsimStandIn {
         SimJob& job = jobs_[index];
         job.record.state = FinalState::kRejected;
         job.record.reject_reason =
-            decision_process_.rejection_reason(job.batsim_id).value_or("rejected by the decision process");
+            reject->reason.empty() ? "rejected by the decision process" : reject->reason;
         finish(index);
       } else if (const auto* call = std::get_if<protocol::CallMeLater>(&event.data)) {
         if (call->at <= now) {

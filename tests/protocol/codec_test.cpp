@@ -1,12 +1,12 @@
-// The JSON codec against the protocol note (../shared/notes/batsim-protocol.md §2–§4) and the
-// messages of a real Batsim 4.2.1 run (tests/protocol/data, copied from the notes).
+// The JSON codec against docs/protocol.md (Messages) and the messages of a real Batsim 4.2.1 run
+// (tests/protocol/data).
 
 #include "batfill/protocol/codec.hpp"
 
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
 
-#include "capture.hpp"
+#include "../support/batsim_capture.hpp"
 
 namespace batfill::protocol {
 namespace {
@@ -100,7 +100,7 @@ TEST(Codec, RoundTripKeepsTheFields) {
             from_seconds(-1));
 }
 
-// Batsim checks the exact member count of each decision's data and aborts otherwise (notes §4).
+// Batsim checks the exact member count of each decision's data and aborts otherwise.
 TEST(Codec, DecisionsAreWrittenExactlyAsBatsimAcceptsThem) {
   Message reply;
   reply.now = 12'000'450;
@@ -134,7 +134,7 @@ TEST(Codec, JobSubmittedKeepsUserFieldsAndOmitsAMissingWalltime) {
   EXPECT_EQ(text.find("walltime"), std::string::npos);
 }
 
-// Batsim writes "walltime":-1 for jobs without a limit (notes §17).
+// Batsim writes "walltime":-1 for jobs without a limit.
 TEST(Codec, WalltimeMinusOneMeansNoLimit) {
   const Message parsed = parse_message(
       R"({"now":0,"events":[{"timestamp":0,"type":"JOB_SUBMITTED","data":{"job_id":"w0!1",)"
@@ -238,7 +238,7 @@ TEST(Codec, MissingOrMistypedEventFields) {
             std::string::npos);
 }
 
-// A tolerant parser ignores keys it does not know and does not need v4-only ones (notes §12.3).
+// A tolerant parser ignores keys it does not know and does not need v4-only ones.
 TEST(Codec, IgnoresUnknownKeysAndAcceptsBatsim3Begins) {
   const Message message = parse_message(
       R"({"now":0,"extra":true,"events":[{"timestamp":0,"type":"SIMULATION_BEGINS","data":{)"

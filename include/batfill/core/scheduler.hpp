@@ -52,8 +52,6 @@ class Scheduler {
   int free_nodes() const { return pool_.free_count(); }
   std::size_t waiting_count() const { return queue_.size(); }
   std::size_t running_count() const { return running_.size(); }
-  bool is_running(const JobId& id) const { return running_.count(id) != 0; }
-  bool is_waiting(const JobId& id) const;
   // Machines of a running job; throws std::invalid_argument if it is not running.
   const MachineSet& machines_of(const JobId& id) const;
 

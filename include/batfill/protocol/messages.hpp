@@ -1,5 +1,5 @@
 #pragma once
-// Batsim 4 protocol messages as typed C++ values (../shared/notes/batsim-protocol.md §2–§4).
+// Batsim 4 protocol messages as typed C++ values (docs/protocol.md, Messages).
 //
 // Both sides of batfill use these types: `batfill serve` reads requests and writes replies as a
 // decision process, the embedded simulator writes requests and reads replies as a Batsim
@@ -7,7 +7,6 @@
 // exchanges these values directly.
 
 #include <map>
-#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -98,6 +97,9 @@ struct ExecuteJob {
 
 struct RejectJob {
   std::string job_id;
+  // Why, for the simulator's outputs. Never on the wire: Batsim 4's REJECT_JOB accepts only
+  // job_id, so a parsed RejectJob has an empty reason.
+  std::string reason;
 };
 
 struct CallMeLater {
@@ -126,17 +128,5 @@ struct Message {
 
 // The event type name used on the wire ("JOB_SUBMITTED", "EXECUTE_JOB", ...).
 std::string event_type_name(const EventData& data);
-
-// One side of a lockstep exchange: the simulator sends a request and gets exactly one reply.
-class DecisionProcess {
- public:
-  virtual ~DecisionProcess() = default;
-  virtual Message exchange(const Message& request) = 0;
-  // Why a job was rejected, when the decision process can say (REJECT_JOB carries no reason on
-  // the wire; an in-process scheduler knows it). Used for the simulator's outputs and summary.
-  virtual std::optional<std::string> rejection_reason(const std::string& /*job_id*/) const {
-    return std::nullopt;
-  }
-};
 
 }  // namespace batfill::protocol

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "batfill/protocol/messages.hpp"
+#include "batfill/protocol/decision_process.hpp"
 #include "batfill/simulator/job_record.hpp"
 #include "batfill/workload/workload.hpp"
 

@@ -1,6 +1,6 @@
 #pragma once
 // Reads tests/protocol/data/real-batsim-4.2.1-messages.txt: exchanges captured between a real
-// Batsim 4.2.1 and batsched / a Python scheduler (copied from ../shared/notes).
+// Batsim 4.2.1 and batsched / a Python scheduler.
 
 #include <fstream>
 #include <stdexcept>

@@ -1,22 +1,22 @@
 #pragma once
 // An external scheduler (batsched, pybatsim, `batfill serve`, ...) seen from the embedded
 // simulator: the simulator plays Batsim's part, so this side owns the REQ socket and connects
-// (../shared/notes/batsim-protocol.md §1).
+// (docs/protocol.md, Transport).
 
 #include <chrono>
 #include <memory>
 #include <string>
 
-#include "batfill/protocol/messages.hpp"
+#include "batfill/protocol/decision_process.hpp"
 
 namespace zmq {
 class context_t;
 class socket_t;
 }  // namespace zmq
 
-namespace batfill::protocol {
+namespace batfill::transport {
 
-class RemoteDecisionProcess : public DecisionProcess {
+class RemoteDecisionProcess : public protocol::DecisionProcess {
  public:
   // Connects to `endpoint` (e.g. "tcp://127.0.0.1:28000"); ZeroMQ connects in the background,
   // so the scheduler may start later. Throws std::runtime_error for an invalid endpoint.
@@ -27,7 +27,7 @@ class RemoteDecisionProcess : public DecisionProcess {
   // write_message -> send -> wait at most `timeout` for the reply -> parse_message.
   // Throws std::runtime_error naming the endpoint on timeout (the socket is then unusable) and
   // ProtocolError for a reply that cannot be parsed.
-  Message exchange(const Message& request) override;
+  protocol::Message exchange(const protocol::Message& request) override;
 
   const std::string& endpoint() const { return endpoint_; }
 
@@ -39,4 +39,4 @@ class RemoteDecisionProcess : public DecisionProcess {
   bool broken_ = false;  // a request went unanswered: REQ allows no second send
 };
 
-}  // namespace batfill::protocol
+}  // namespace batfill::transport

@@ -1,8 +1,8 @@
 // The Batsim adapter: requests of a real Batsim 4.2.1 run, hand-made instants whose expected
-// starts are derived from the spec's rules (../shared/notes/scheduling-semantics.md §1–§2, §5),
-// and the rules a reply must obey for Batsim not to abort (batsim-protocol.md §4, §6.4).
+// starts are derived from the spec's rules, and the rules a reply must obey for Batsim not to
+// abort (docs/protocol.md, Decisions).
 
-#include "batfill/protocol/scheduler_session.hpp"
+#include "batfill/adapter/batsim_adapter.hpp"
 
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
@@ -11,12 +11,16 @@
 #include <set>
 #include <sstream>
 
-#include "capture.hpp"
+#include "batfill/protocol/codec.hpp"
 
-namespace batfill::protocol {
+#include "../support/batsim_capture.hpp"
+
+namespace batfill::adapter {
 namespace {
 
-using testing::captured_run;
+using namespace batfill::protocol;
+
+using protocol::testing::captured_run;
 
 Message request(Time now, std::vector<EventData> events) {
   Message message;
@@ -124,7 +128,7 @@ struct Session {
   }
 
   std::ostringstream log;
-  BatsimScheduler scheduler;
+  BatsimAdapter scheduler;
   BatsimRules rules;
 };
 
@@ -141,15 +145,23 @@ std::string error_of(Session& session, Time now, std::vector<EventData> events) 
 
 // ---- Real Batsim runs ------------------------------------------------------------------------
 
+// The captured runs passed batsched's own --sched-cfg, which is no batfill option.
+void without_sched_config(Message& message) {
+  for (Event& event : message.events) {
+    if (auto* begins = std::get_if<SimulationBegins>(&event.data)) begins->sched_config.clear();
+  }
+}
+
 // Replays the requests of a captured run and compares each reply with batsched's (easy_bf with
 // lowest-id allocation decides the same as the spec's EASY on these one-node jobs).
-void replay_capture(const std::string& run, BatsimScheduler& scheduler, BatsimRules& rules,
+void replay_capture(const std::string& run, BatsimAdapter& scheduler, BatsimRules& rules,
                     int last_exchange) {
   const auto lines = captured_run(run);
   for (std::size_t i = 0; i + 1 < lines.size(); ++i) {
     if (!lines[i].from_batsim || lines[i].exchange > last_exchange) continue;
     ASSERT_FALSE(lines[i + 1].from_batsim);
-    const Message message = parse_message(lines[i].json);
+    Message message = parse_message(lines[i].json);
+    without_sched_config(message);
     const Message reply = scheduler.exchange(message);
     rules.check(message, reply);
     const Message expected = parse_message(lines[i + 1].json);
@@ -164,30 +176,40 @@ void replay_capture(const std::string& run, BatsimScheduler& scheduler, BatsimRu
   }
 }
 
-TEST(BatsimScheduler, AnswersTheCapturedOneJobRunLikeBatsched) {
+TEST(BatsimAdapter, AnswersTheCapturedOneJobRunLikeBatsched) {
   std::ostringstream log;
-  BatsimScheduler scheduler("easy", {}, Log(Verbosity::kQuiet, log));
+  BatsimAdapter scheduler("easy", {}, Log(Verbosity::kQuiet, log));
   BatsimRules rules(4);
   replay_capture("onejob_fwdprof", scheduler, rules, 4);
   // What goes on the wire for exchange 1 (batsched wrote the same decision with these times).
-  BatsimScheduler again("easy", {}, Log(Verbosity::kQuiet, log));
+  BatsimAdapter again("easy", {}, Log(Verbosity::kQuiet, log));
   const auto lines = captured_run("onejob_fwdprof");
-  again.exchange(parse_message(lines.at(0).json));
+  Message begins = parse_message(lines.at(0).json);
+  without_sched_config(begins);
+  again.exchange(begins);
   EXPECT_EQ(write_message(again.exchange(parse_message(lines.at(2).json))),
             R"({"now":0.000045,"events":[{"timestamp":0.000045,"type":"EXECUTE_JOB",)"
             R"("data":{"job_id":"w0!1","alloc":"0"}}]})");
   EXPECT_TRUE(scheduler.finished());
   EXPECT_EQ(scheduler.machine_names().at(3), "Jupiter");
-  // --sched-cfg '{"foo":1}' is not a batfill option: warned about, not fatal.
-  EXPECT_NE(log.str().find("unknown key 'foo'"), std::string::npos) << log.str();
-  // Batsim 4 forgot w0!1 after its completion; batfill still knows what was submitted.
-  ASSERT_NE(scheduler.submitted_job("w0!1"), nullptr);
-  EXPECT_EQ(scheduler.submitted_job("w0!1")->walltime, from_seconds(100));
 }
 
-TEST(BatsimScheduler, AnswersTheCapturedEasySmallRunLikeBatsched) {
+TEST(BatsimAdapter, UnknownSchedConfigKeyIsAnError) {
   std::ostringstream log;
-  BatsimScheduler scheduler("easy", {}, Log(Verbosity::kQuiet, log));
+  BatsimAdapter scheduler("easy", {}, Log(Verbosity::kQuiet, log));
+  // The capture's --sched-cfg '{"foo":1}' names no batfill option.
+  try {
+    scheduler.exchange(parse_message(captured_run("onejob_fwdprof").at(0).json));
+    ADD_FAILURE() << "unknown sched-config key accepted";
+  } catch (const ProtocolError& e) {
+    EXPECT_STREQ(e.what(), "event 0 (SIMULATION_BEGINS): field 'config.sched-config': unknown "
+                           "key 'foo' (valid: backfill, order, alloc)");
+  }
+}
+
+TEST(BatsimAdapter, AnswersTheCapturedEasySmallRunLikeBatsched) {
+  std::ostringstream log;
+  BatsimAdapter scheduler("easy", {}, Log(Verbosity::kQuiet, log));
   BatsimRules rules(4);
   // Exchanges 0-5 are contiguous in the capture: w0!0..w0!3 start at once on machines 0..3
   // ("w0!0 at 0.000045 gets alloc 0"), w0!0 then completes with nothing waiting.
@@ -204,9 +226,9 @@ TEST(BatsimScheduler, AnswersTheCapturedEasySmallRunLikeBatsched) {
   }
 }
 
-// ---- One request = one instant (notes §1) -----------------------------------------------------
+// ---- One request = one instant ----------------------------------------------------------------
 
-TEST(BatsimScheduler, QueuesJobsOfOneInstantByIdNotMessageOrder) {
+TEST(BatsimAdapter, QueuesJobsOfOneInstantByIdNotMessageOrder) {
   Session session(1);
   // Message order 10, 11, 9; a job-id order would start w0!9 first, then w0!10 (not w0!11).
   EXPECT_EQ(session.send_at(0, {submission("w0!10", 1), submission("w0!11", 1), submission("w0!9", 1)}),
@@ -215,7 +237,7 @@ TEST(BatsimScheduler, QueuesJobsOfOneInstantByIdNotMessageOrder) {
   EXPECT_EQ(session.send_at(200, {completion("w0!10", "0")}), (Decisions{{"w0!11", "0"}}));
 }
 
-TEST(BatsimScheduler, AppliesCompletionsBeforeSubmissionsOfTheSameMessage) {
+TEST(BatsimAdapter, AppliesCompletionsBeforeSubmissionsOfTheSameMessage) {
   Session session(4);
   EXPECT_EQ(session.send_at(0, {submission("w0!0", 4)}), (Decisions{{"w0!0", "0-3"}}));
   // The submission comes first in the message, yet w0!0's machines are free for w0!1 at 50.
@@ -223,10 +245,10 @@ TEST(BatsimScheduler, AppliesCompletionsBeforeSubmissionsOfTheSameMessage) {
             (Decisions{{"w0!1", "0-3"}}));
 }
 
-// scheduling-semantics.md §5 "batching": 10 nodes, (submit, nodes, limit) = (0,3,100) (0,3,100)
+// The spec's "batching" case: 10 nodes, (submit, nodes, limit) = (0,3,100) (0,3,100)
 // (0,3,300) (1,7,100) (2,4,100); expected starts 0 0 0 100 200. At 100 the two completions free
 // 6 nodes together, so the 7-node head starts; handled one by one it would not.
-TEST(BatsimScheduler, BatchingCaseOfTheSemanticsNotes) {
+TEST(BatsimAdapter, BatchingCaseOfTheSpec) {
   Session session(10);
   EXPECT_EQ(session.send_at(0, {submission("j0", 3), submission("j1", 3), submission("j2", 3, 300)}),
             (Decisions{{"j0", "0-2"}, {"j1", "3-5"}, {"j2", "6-8"}}));
@@ -238,7 +260,7 @@ TEST(BatsimScheduler, BatchingCaseOfTheSemanticsNotes) {
   EXPECT_EQ(session.send_at(200, {completion("j3", "0-5 9")}), (Decisions{{"j4", "0-3"}}));
 }
 
-TEST(BatsimScheduler, StampsEveryDecisionWithTheRequestNow) {
+TEST(BatsimAdapter, StampsEveryDecisionWithTheRequestNow) {
   Session session(2);
   const Message reply = session.scheduler.exchange(
       request(3'000'045, {submission("w0!1", 1), submission("w0!2", 3)}));
@@ -249,34 +271,45 @@ TEST(BatsimScheduler, StampsEveryDecisionWithTheRequestNow) {
   for (const Event& event : reply.events) EXPECT_EQ(event.timestamp, 3'000'045);
 }
 
-// ---- Rejections (notes §1; batsim-protocol.md §6.3) ------------------------------------------
+// ---- Rejections ------------------------------------------------------------------------------
 
-TEST(BatsimScheduler, RejectsJobsThatCanNeverRun) {
+TEST(BatsimAdapter, RejectsJobsThatCanNeverRun) {
   Session session(4);
   EXPECT_EQ(session.send_at(0, {submission("w0!4", 1, 10), submission("w0!1", 5),
                                 submission("w0!2", 0), submission("w0!3", 1, std::nullopt)}),
             (Decisions{{"w0!1", ""}, {"w0!2", ""}, {"w0!3", ""}, {"w0!4", "0"}}));
 }
 
-TEST(BatsimScheduler, PlainFcfsRunsJobsWithoutWalltime) {
+TEST(BatsimAdapter, RejectionsCarryTheCoreReason) {
+  Session session(4);
+  const Message reply = session.scheduler.exchange(request(0, {submission("w0!1", 5)}));
+  ASSERT_EQ(reply.events.size(), 1u);
+  const auto& rejection = std::get<RejectJob>(reply.events[0].data);
+  EXPECT_EQ(rejection.job_id, "w0!1");
+  EXPECT_FALSE(rejection.reason.empty());
+  // The reason stays in the process: Batsim 4's REJECT_JOB accepts only job_id.
+  EXPECT_EQ(write_message(reply).find(rejection.reason), std::string::npos);
+}
+
+TEST(BatsimAdapter, PlainFcfsRunsJobsWithoutWalltime) {
   Session session(4, "none");
   EXPECT_EQ(session.send_at(0, {submission("w0!3", 1, std::nullopt)}), (Decisions{{"w0!3", "0"}}));
 }
 
 // ---- Other Batsim events ---------------------------------------------------------------------
 
-TEST(BatsimScheduler, EveryCompletionStateFreesTheMachines) {
+TEST(BatsimAdapter, EveryCompletionStateFreesTheMachines) {
   Session session(1);
   EXPECT_EQ(session.send_at(0, {submission("a", 1), submission("b", 1), submission("c", 1)}),
             (Decisions{{"a", "0"}}));
   EXPECT_EQ(session.send_at(100, {completion("a", "0", "COMPLETED_WALLTIME_REACHED")}),
             (Decisions{{"b", "0"}}));
-  // A kill: JOB_COMPLETED first, then the JOB_KILLED acknowledgment (notes §3.3).
+  // A kill: JOB_COMPLETED first, then the JOB_KILLED acknowledgment.
   EXPECT_EQ(session.send_at(150, {completion("b", "0", "COMPLETED_KILLED"), JobKilled{{"b"}}}),
             (Decisions{{"c", "0"}}));
 }
 
-TEST(BatsimScheduler, MachinesFollowAvailabilityEvents) {
+TEST(BatsimAdapter, MachinesFollowAvailabilityEvents) {
   Session session(2);
   EXPECT_TRUE(session.send_at(0, {BatsimNotify{"event_machine_unavailable", parse_machine_set("0")}}).empty());
   EXPECT_EQ(session.send_at(1, {submission("a", 1)}), (Decisions{{"a", "1"}}));
@@ -288,7 +321,7 @@ TEST(BatsimScheduler, MachinesFollowAvailabilityEvents) {
             (Decisions{{"b", "0"}}));
 }
 
-TEST(BatsimScheduler, RefusesToDeadlockWhenMachinesCanNeverComeBack) {
+TEST(BatsimAdapter, RefusesToDeadlockWhenMachinesCanNeverComeBack) {
   Session session(1);
   EXPECT_TRUE(session.send_at(0, {BatsimNotify{"event_machine_unavailable", parse_machine_set("0")},
                                   submission("a", 1)}).empty());
@@ -297,7 +330,7 @@ TEST(BatsimScheduler, RefusesToDeadlockWhenMachinesCanNeverComeBack) {
             std::string::npos);
 }
 
-TEST(BatsimScheduler, AnswersWaitingTimeQueries) {
+TEST(BatsimAdapter, AnswersWaitingTimeQueries) {
   Session session(4);
   session.send_at(0, {submission("a", 4)});
   SubmittedJob two = submission("q2", 2).job;
@@ -312,7 +345,7 @@ TEST(BatsimScheduler, AnswersWaitingTimeQueries) {
             from_seconds(-1));  // more nodes than the machine has
 }
 
-TEST(BatsimScheduler, LogsAndIgnoresWhatItDoesNotUse) {
+TEST(BatsimAdapter, LogsAndIgnoresWhatItDoesNotUse) {
   Session session(2);
   EXPECT_TRUE(session.send_at(1, {BatsimNotify{"my_custom_event", {}}, RequestedCall{},
                                   ResourceStateChanged{parse_machine_set("0"), "1"},
@@ -323,7 +356,7 @@ TEST(BatsimScheduler, LogsAndIgnoresWhatItDoesNotUse) {
   EXPECT_NE(session.log.str().find("event 3 (ANSWER): not expected"), std::string::npos);
 }
 
-TEST(BatsimScheduler, EndsWithAnEmptyReply) {
+TEST(BatsimAdapter, EndsWithAnEmptyReply) {
   Session session(2);
   session.send_at(0, {submission("a", 1)});
   session.send_at(10, {completion("a", "0")});
@@ -336,31 +369,31 @@ TEST(BatsimScheduler, EndsWithAnEmptyReply) {
 
 // ---- Settings --------------------------------------------------------------------------------
 
-TEST(BatsimScheduler, SchedConfigOverridesTheConstructorSettings) {
+TEST(BatsimAdapter, SchedConfigOverridesTheConstructorSettings) {
   Session session(4, "easy", R"({"backfill":"none","alloc":"contiguous","order":"fcfs"})");
   EXPECT_EQ(session.scheduler.policy(), "none");
   EXPECT_EQ(session.scheduler.options().allocation, AllocationRule::kContiguous);
   EXPECT_EQ(session.send_at(1, {submission("w0!1", 1, std::nullopt)}), (Decisions{{"w0!1", "0"}}));
 }
 
-TEST(BatsimScheduler, BuildsTheMachineTableFromResourceIds) {
+TEST(BatsimAdapter, BuildsTheMachineTableFromResourceIds) {
   std::ostringstream log;
-  BatsimScheduler scheduler("easy", {}, Log(Verbosity::kQuiet, log));
+  BatsimAdapter scheduler("easy", {}, Log(Verbosity::kQuiet, log));
   SimulationBegins begins = platform(3);
   begins.compute_resources = {{2, "a10", "idle", {}}, {0, "a0", "idle", {}}, {1, "a1", "idle", {}}};
   scheduler.exchange(request(0, {begins}));
   EXPECT_EQ(scheduler.machine_names(), (std::vector<std::string>{"a0", "a1", "a10"}));
 }
 
-TEST(BatsimScheduler, UnknownPolicyFailsAtConstruction) {
-  EXPECT_THROW(BatsimScheduler("bogus"), std::invalid_argument);
+TEST(BatsimAdapter, UnknownPolicyFailsAtConstruction) {
+  EXPECT_THROW(BatsimAdapter("bogus"), std::invalid_argument);
 }
 
 // ---- Errors name the event and the field ------------------------------------------------------
 
 std::string begin_error(SimulationBegins begins) {
   std::ostringstream log;
-  BatsimScheduler scheduler("easy", {}, Log(Verbosity::kQuiet, log));
+  BatsimAdapter scheduler("easy", {}, Log(Verbosity::kQuiet, log));
   try {
     scheduler.exchange(request(0, {begins}));
   } catch (const ProtocolError& e) {
@@ -369,7 +402,7 @@ std::string begin_error(SimulationBegins begins) {
   return "(no error)";
 }
 
-TEST(BatsimScheduler, RejectsBadSimulationBegins) {
+TEST(BatsimAdapter, RejectsBadSimulationBegins) {
   EXPECT_NE(begin_error(platform(2, R"({"backfill":"bogus"})"))
                 .find("event 0 (SIMULATION_BEGINS): field 'config.sched-config': unknown backfilling policy 'bogus'"),
             std::string::npos);
@@ -382,9 +415,9 @@ TEST(BatsimScheduler, RejectsBadSimulationBegins) {
   EXPECT_NE(begin_error(platform(0)).find("'nb_compute_resources' must be > 0"), std::string::npos);
 }
 
-TEST(BatsimScheduler, EventBeforeSimulationBegins) {
+TEST(BatsimAdapter, EventBeforeSimulationBegins) {
   std::ostringstream log;
-  BatsimScheduler scheduler("easy", {}, Log(Verbosity::kQuiet, log));
+  BatsimAdapter scheduler("easy", {}, Log(Verbosity::kQuiet, log));
   try {
     scheduler.exchange(request(0, {submission("w0!1", 1)}));
     ADD_FAILURE();
@@ -393,7 +426,7 @@ TEST(BatsimScheduler, EventBeforeSimulationBegins) {
   }
 }
 
-TEST(BatsimScheduler, InconsistentCompletionsAndSubmissions) {
+TEST(BatsimAdapter, InconsistentCompletionsAndSubmissions) {
   Session session(1);
   session.send_at(0, {submission("w0!1", 1), submission("w0!2", 1), submission("w0!3", 5)});
   EXPECT_EQ(error_of(session, 1, {completion("w0!7", "0")}),
@@ -413,7 +446,7 @@ TEST(BatsimScheduler, InconsistentCompletionsAndSubmissions) {
             "event 1 (REJECT_JOB): a decision, which only a scheduler sends");
 }
 
-TEST(BatsimScheduler, CompletionTwiceIsAnError) {
+TEST(BatsimAdapter, CompletionTwiceIsAnError) {
   Session session(1);
   session.send_at(0, {submission("w0!1", 1)});
   session.send_at(5, {completion("w0!1", "0")});
@@ -422,4 +455,4 @@ TEST(BatsimScheduler, CompletionTwiceIsAnError) {
 }
 
 }  // namespace
-}  // namespace batfill::protocol
+}  // namespace batfill::adapter

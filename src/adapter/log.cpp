@@ -1,8 +1,8 @@
-#include "batfill/protocol/log.hpp"
+#include "batfill/adapter/log.hpp"
 
 #include <stdexcept>
 
-namespace batfill::protocol {
+namespace batfill::adapter {
 
 Verbosity parse_verbosity(const std::string& name) {
   if (name == "quiet") return Verbosity::kQuiet;
@@ -11,4 +11,4 @@ Verbosity parse_verbosity(const std::string& name) {
   throw std::invalid_argument("unknown verbosity '" + name + "' (valid: quiet, info, debug)");
 }
 
-}  // namespace batfill::protocol
+}  // namespace batfill::adapter

@@ -1,11 +1,11 @@
 #pragma once
-// Where the protocol layer says what it does: one line per note, to stderr by default.
+// Where the adapter and `serve` say what they do: one line per note, to stderr by default.
 // Errors are not logged here: they are thrown, and `serve` prints them once.
 
 #include <iostream>
 #include <string>
 
-namespace batfill::protocol {
+namespace batfill::adapter {
 
 enum class Verbosity {
   kQuiet,  // warnings only (ignored events that might matter, overridden options)
@@ -39,4 +39,4 @@ class Log {
   std::ostream* out_;
 };
 
-}  // namespace batfill::protocol
+}  // namespace batfill::adapter

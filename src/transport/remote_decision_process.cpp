@@ -1,4 +1,4 @@
-#include "batfill/protocol/remote_decision_process.hpp"
+#include "batfill/transport/remote_decision_process.hpp"
 
 #include <sstream>
 #include <stdexcept>
@@ -6,7 +6,7 @@
 
 #include "batfill/protocol/codec.hpp"
 
-namespace batfill::protocol {
+namespace batfill::transport {
 
 RemoteDecisionProcess::RemoteDecisionProcess(std::string endpoint,
                                              std::chrono::milliseconds timeout)
@@ -27,11 +27,11 @@ RemoteDecisionProcess::RemoteDecisionProcess(std::string endpoint,
 
 RemoteDecisionProcess::~RemoteDecisionProcess() = default;
 
-Message RemoteDecisionProcess::exchange(const Message& request) {
+protocol::Message RemoteDecisionProcess::exchange(const protocol::Message& request) {
   if (broken_) {
     throw std::runtime_error("the scheduler at " + endpoint_ + " left a request unanswered");
   }
-  const std::string text = write_message(request);
+  const std::string text = protocol::write_message(request);
   std::ostringstream seconds;
   seconds << static_cast<double>(timeout_.count()) / 1000.0 << " s";
   const std::string no_reply =
@@ -54,7 +54,7 @@ Message RemoteDecisionProcess::exchange(const Message& request) {
     throw std::runtime_error("exchange with the scheduler at " + endpoint_ + " failed: " +
                              e.what());
   }
-  return parse_message(reply.to_string());
+  return protocol::parse_message(reply.to_string());
 }
 
-}  // namespace batfill::protocol
+}  // namespace batfill::transport

@@ -3,17 +3,17 @@
 //
 // Batsim owns a REQ socket and connects; the scheduler binds a REP socket and must answer every
 // request with exactly one reply, the last one being the (empty) reply to SIMULATION_ENDS
-// (../shared/notes/batsim-protocol.md §1, §6.2). Batsim has no timeout of its own, and ZeroMQ
-// does not report a dead peer, so serve waits at most `timeout` for each request.
+// (docs/protocol.md, Transport). Batsim has no timeout of its own, and ZeroMQ does not report a
+// dead peer, so serve waits at most `timeout` for each request.
 
 #include <chrono>
 #include <iostream>
 #include <string>
 
+#include "batfill/adapter/log.hpp"
 #include "batfill/core/scheduler.hpp"
-#include "batfill/protocol/log.hpp"
 
-namespace batfill::protocol {
+namespace batfill::transport {
 
 struct ServeOptions {
   std::string endpoint = "tcp://*:28000";  // Batsim's and batsched's default port
@@ -22,7 +22,7 @@ struct ServeOptions {
   std::chrono::milliseconds timeout = std::chrono::hours(1);
   std::string policy = "easy";
   SchedulerOptions scheduler;
-  Verbosity verbosity = Verbosity::kInfo;
+  adapter::Verbosity verbosity = adapter::Verbosity::kInfo;
 };
 
 // Exit statuses of serve().
@@ -36,4 +36,4 @@ constexpr int kServeSocketError = 3;    // cannot bind, send or receive
 // status. Log lines (options.verbosity) go to `errors` too.
 int serve(const ServeOptions& options, std::ostream& errors = std::cerr);
 
-}  // namespace batfill::protocol
+}  // namespace batfill::transport

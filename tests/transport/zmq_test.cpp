@@ -11,11 +11,14 @@
 #include <zmq.hpp>
 
 #include "batfill/protocol/codec.hpp"
-#include "batfill/protocol/remote_decision_process.hpp"
-#include "batfill/protocol/serve.hpp"
+#include "batfill/transport/remote_decision_process.hpp"
+#include "batfill/transport/serve.hpp"
 
-namespace batfill::protocol {
+namespace batfill::transport {
 namespace {
+
+using namespace batfill::protocol;
+using adapter::Verbosity;
 
 using namespace std::chrono_literals;
 
@@ -93,7 +96,7 @@ std::string decisions(const Message& reply) {
 }
 
 // A whole simulation through serve, as Batsim would drive it. Expected starts by the spec's
-// EASY (scheduling-semantics.md §2) on 4 machines: at 1, a (2 nodes) starts; b (4 nodes) is
+// EASY on 4 machines: at 1, a (2 nodes) starts; b (4 nodes) is
 // blocked until a's planned end 101; c (2 nodes, limit 50) ends at 51 < 101 and fits: backfilled.
 TEST(Zmq, ServeRunsAScriptedSimulationOverLoopbackTcp) {
   ServeOptions options;
@@ -191,4 +194,4 @@ TEST(Zmq, RemoteDecisionProcessTimesOutNamingTheEndpoint) {
 }
 
 }  // namespace
-}  // namespace batfill::protocol
+}  // namespace batfill::transport

@@ -1,0 +1,107 @@
+#pragma once
+// The Batsim adapter: batfill as a Batsim decision process. Each Batsim request becomes one
+// instant of the scheduling core (batfill::Scheduler), and the core's decisions become the reply.
+//
+// The same object serves `batfill serve` (behind the JSON codec and a ZeroMQ socket) and the
+// embedded simulator (typed messages, no JSON), so both run exactly the same scheduler.
+//
+// One request = one instant (docs/protocol.md, Instants):
+//   1. every JOB_COMPLETED, whatever its job_state (walltime reached, killed and failed jobs
+//      free their machines like finished ones);
+//   2. every JOB_SUBMITTED, in job-id order (w0!9 before w0!10), never message order, each with
+//      submit_time = the request's `now`;
+//   3. NOTIFY event_machine_unavailable / event_machine_available;
+//   4. one scheduling pass at `now`;
+// then QUERY estimate_waiting_time is answered from the state after the pass. The reply echoes
+// `now` and stamps every decision with it: REJECT_JOB first, then EXECUTE_JOB, then ANSWER.
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "batfill/adapter/log.hpp"
+#include "batfill/core/scheduler.hpp"
+#include "batfill/protocol/decision_process.hpp"
+
+namespace batfill::adapter {
+
+// Where an event sits in its request, for error messages.
+struct EventPosition {
+  std::size_t index = 0;
+  const protocol::EventData* data = nullptr;
+  std::string text() const;
+};
+
+class BatsimAdapter : public protocol::DecisionProcess {
+ public:
+  // `policy` is a name from registered_policies(); throws std::invalid_argument otherwise.
+  // The core is created at SIMULATION_BEGINS. A JSON object in config.sched-config overrides
+  // these settings key by key (options_json.hpp): Batsim's --sched-cfg is the one channel meant
+  // for the scheduler, so it wins, and each override is logged.
+  explicit BatsimAdapter(std::string policy, SchedulerOptions options = {}, Log log = Log());
+
+  // Throws protocol::ProtocolError for a request batfill cannot apply: an event before
+  // SIMULATION_BEGINS or after SIMULATION_ENDS, a completion of a job never submitted or not
+  // running, a duplicate submission, machine ids outside the platform, a bad sched-config. The
+  // text names the event and the field; the caller adds the exchange index. Throws
+  // std::logic_error if jobs would wait forever on an idle machine (a core bug that would
+  // otherwise deadlock Batsim). Every RejectJob of the reply carries the core's reason.
+  protocol::Message exchange(const protocol::Message& request) override;
+
+  // SIMULATION_ENDS has been answered: no further request is valid.
+  bool finished() const { return finished_; }
+  bool started() const { return scheduler_ != nullptr; }
+
+  // The settings in force (after sched-config, once started).
+  const std::string& policy() const { return policy_; }
+  const SchedulerOptions& options() const { return options_; }
+  // Null before SIMULATION_BEGINS.
+  const Scheduler* scheduler() const { return scheduler_.get(); }
+  // Host names by Batsim resource id, from compute_resources (never assumed from name order).
+  const std::vector<std::string>& machine_names() const { return machine_names_; }
+
+ private:
+  enum class JobState { kWaiting, kRunning, kRejected, kCompleted };
+
+  // The events of one request, sorted into the steps of one instant.
+  struct Instant {
+    std::vector<std::pair<EventPosition, const protocol::JobCompleted*>> completions;
+    std::vector<std::pair<EventPosition, const protocol::SubmittedJob*>> submissions;
+    std::vector<std::pair<EventPosition, const protocol::BatsimNotify*>> notifications;
+    std::vector<const protocol::EstimateWaitingTimeQuery*> queries;
+    bool ends = false;
+  };
+
+  Instant sort_events(const protocol::Message& request);
+  void sort_event(const EventPosition& where, Instant& instant);
+  void begin(const protocol::SimulationBegins& begins, const EventPosition& where);
+  void read_machines(const protocol::SimulationBegins& begins, const EventPosition& where,
+                     MachineSet& unavailable);
+  void apply_sched_config(const std::string& text, const EventPosition& where);
+  void complete(const protocol::JobCompleted& completed, const EventPosition& where);
+  void submit(std::vector<std::pair<EventPosition, const protocol::SubmittedJob*>>& submissions,
+              Time now);
+  void notify(const protocol::BatsimNotify& notification, const EventPosition& where);
+  protocol::Message end(Time now);
+  void decide(Time now, protocol::Message& reply);
+  void answer(const std::vector<const protocol::EstimateWaitingTimeQuery*>& queries, Time now,
+              protocol::Message& reply) const;
+  void check_liveness() const;
+
+  std::string policy_;
+  SchedulerOptions options_;
+  Log log_;
+  std::unique_ptr<Scheduler> scheduler_;
+  std::vector<std::string> machine_names_;
+  std::unordered_map<std::string, JobState> jobs_;  // every job ever submitted
+  // The waiting and running ones, keyed by views of jobs_' keys (nodes never move): decisions and
+  // completions look jobs up here, in a table small enough to stay in cache.
+  std::unordered_map<std::string_view, JobState*> active_;
+  bool no_more_external_events_ = false;
+  bool finished_ = false;
+};
+
+}  // namespace batfill::adapter

@@ -1,0 +1,319 @@
+#include "batfill/adapter/batsim_adapter.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <unordered_set>
+
+#include "batfill/adapter/options_json.hpp"
+#include "batfill/core/policy_registry.hpp"
+#include "batfill/protocol/codec.hpp"
+
+namespace batfill::adapter {
+using namespace batfill::protocol;
+
+// "event 2 (JOB_COMPLETED)", built only when an error or a log line needs it: this runs for
+// every event of every message.
+std::string EventPosition::text() const {
+  return "event " + std::to_string(index) + " (" + event_type_name(*data) + ")";
+}
+
+namespace {
+
+[[noreturn]] void fail(const EventPosition& where, const std::string& what) {
+  throw ProtocolError(where.text() + ": " + what);
+}
+
+Event stamped(Time now, EventData data) {
+  Event event;
+  event.timestamp = now;
+  event.data = std::move(data);
+  return event;
+}
+
+Job core_job(const SubmittedJob& submitted, Time now) {
+  Job job;
+  job.id = submitted.id;
+  job.submit_time = now;  // the instant, which is the core's FCFS key
+  job.nodes = submitted.res;
+  job.time_limit = submitted.walltime;
+  return job;
+}
+
+// The EASY-style `estimate_waiting_time`: how long until the job could start from the running
+// jobs alone. Batsim merely logs the answer, so -1 s stands for "never".
+Time waiting_estimate(const Scheduler& scheduler, const SubmittedJob& submitted, Time now) {
+  const Time start = scheduler.estimate_start(core_job(submitted, now), now);
+  return start == kNever ? from_seconds(-1) : start - now;
+}
+
+}  // namespace
+
+BatsimAdapter::BatsimAdapter(std::string policy, SchedulerOptions options, Log log)
+    : policy_(std::move(policy)), options_(options), log_(log) {
+  find_policy(policy_);  // an unknown name fails now, not at the first message
+}
+
+Message BatsimAdapter::exchange(const Message& request) {
+  if (finished_) throw ProtocolError("request after SIMULATION_ENDS");
+  const Time now = request.now;
+  Instant instant = sort_events(request);
+  for (const auto& [where, completed] : instant.completions) complete(*completed, where);
+  submit(instant.submissions, now);
+  for (const auto& [where, notification] : instant.notifications) notify(*notification, where);
+  if (instant.ends) return end(now);
+
+  Message reply;
+  reply.now = now;
+  decide(now, reply);
+  answer(instant.queries, now, reply);
+  check_liveness();
+  return reply;
+}
+
+// The message order does not matter: only the steps of the instant do.
+BatsimAdapter::Instant BatsimAdapter::sort_events(const Message& request) {
+  Instant instant;
+  for (std::size_t i = 0; i < request.events.size(); ++i) {
+    const EventData& data = request.events[i].data;
+    const EventPosition where{i, &data};
+    if (const auto* begins = std::get_if<SimulationBegins>(&data)) {
+      if (started()) fail(where, "the simulation has already begun");
+      begin(*begins, where);
+      continue;
+    }
+    if (!started()) fail(where, "received before SIMULATION_BEGINS");
+    sort_event(where, instant);
+  }
+  return instant;
+}
+
+void BatsimAdapter::sort_event(const EventPosition& where, Instant& instant) {
+  const EventData& data = *where.data;
+  if (const auto* completed = std::get_if<JobCompleted>(&data)) {
+    instant.completions.emplace_back(where, completed);
+  } else if (const auto* submitted = std::get_if<JobSubmitted>(&data)) {
+    instant.submissions.emplace_back(where, &submitted->job);
+  } else if (const auto* notification = std::get_if<BatsimNotify>(&data)) {
+    instant.notifications.emplace_back(where, notification);
+  } else if (const auto* query = std::get_if<EstimateWaitingTimeQuery>(&data)) {
+    instant.queries.push_back(query);
+  } else if (const auto* killed = std::get_if<JobKilled>(&data)) {
+    // batfill never sends KILL_JOB; the machines came back with the JOB_COMPLETED that Batsim
+    // sends before this acknowledgment.
+    for (const std::string& id : killed->job_ids) log_.info(where.text() + ": job '" + id + "' killed");
+  } else if (std::holds_alternative<RequestedCall>(data)) {
+    if (log_.debugging()) log_.debug(where.text() + ": requested call, one scheduling pass");
+  } else if (std::holds_alternative<ResourceStateChanged>(data) ||
+             std::holds_alternative<BatsimAnswer>(data)) {
+    // Replies to requests batfill never makes (power states, energy): nothing depends on them.
+    log_.warning(where.text() + ": not expected by batfill, ignored");
+  } else if (std::holds_alternative<SimulationEnds>(data)) {
+    instant.ends = true;
+  } else {
+    fail(where, "a decision, which only a scheduler sends");
+  }
+}
+
+void BatsimAdapter::begin(const SimulationBegins& begins, const EventPosition& where) {
+  const int machines = begins.nb_compute_resources;
+  if (machines <= 0) fail(where, "field 'nb_compute_resources' must be > 0");
+  apply_sched_config(begins.sched_config, where);
+  MachineSet unavailable;
+  read_machines(begins, where, unavailable);
+  scheduler_ = std::make_unique<Scheduler>(machines, make_policy(policy_), options_);
+  if (!unavailable.empty()) scheduler_->mark_unavailable(unavailable);
+  log_.info("simulation begins: " + std::to_string(machines) + " machines, policy " + policy_ +
+            ", order " + to_string(options_.order) + ", allocation " +
+            to_string(options_.allocation));
+}
+
+// Allocations are Batsim resource ids: the table comes from the ids Batsim gives, never from
+// the order of the names (docs/protocol.md, Quirks).
+void BatsimAdapter::read_machines(const SimulationBegins& begins, const EventPosition& where,
+                                  MachineSet& unavailable) {
+  const int machines = begins.nb_compute_resources;
+  machine_names_.assign(static_cast<std::size_t>(machines), "");
+  if (begins.compute_resources.empty()) return;
+  if (static_cast<int>(begins.compute_resources.size()) != machines) {
+    fail(where, "field 'compute_resources' lists " +
+                    std::to_string(begins.compute_resources.size()) +
+                    " machines but 'nb_compute_resources' is " + std::to_string(machines));
+  }
+  std::vector<bool> seen(static_cast<std::size_t>(machines), false);
+  for (const ComputeResource& resource : begins.compute_resources) {
+    if (resource.id < 0 || resource.id >= machines || seen[static_cast<std::size_t>(resource.id)]) {
+      fail(where, "field 'compute_resources': id " + std::to_string(resource.id) +
+                      " is out of range or repeated (ids must be 0.." +
+                      std::to_string(machines - 1) + ")");
+    }
+    seen[static_cast<std::size_t>(resource.id)] = true;
+    machine_names_[static_cast<std::size_t>(resource.id)] = resource.name;
+    if (resource.state == "unavailable") unavailable += machine_range(resource.id, resource.id);
+  }
+}
+
+void BatsimAdapter::apply_sched_config(const std::string& text, const EventPosition& where) {
+  if (text.empty()) return;
+  SchedulingOverrides overrides;
+  try {
+    overrides = parse_options_json(text);
+  } catch (const std::invalid_argument& e) {
+    fail(where, std::string("field 'config.sched-config': ") + e.what());
+  }
+  if (overrides.backfill) policy_ = *overrides.backfill;
+  if (overrides.order) options_.order = parse_queue_order(*overrides.order);
+  if (overrides.alloc) options_.allocation = parse_allocation_rule(*overrides.alloc);
+  for (const auto& [key, value] : {std::pair{"backfill", overrides.backfill},
+                                   std::pair{"order", overrides.order},
+                                   std::pair{"alloc", overrides.alloc}}) {
+    if (value) log_.info(std::string("sched-config sets ") + key + " = " + *value);
+  }
+}
+
+void BatsimAdapter::complete(const JobCompleted& completed, const EventPosition& where) {
+  // Built only for a message: this runs for every completion.
+  const auto job = [&completed] { return "job '" + completed.job_id + "'"; };
+  const auto active = active_.find(completed.job_id);
+  const auto known = active != active_.end() ? jobs_.end() : jobs_.find(completed.job_id);
+  if (active == active_.end() && known == jobs_.end()) {
+    fail(where, "field 'job_id': " + job() + " was never submitted");
+  }
+  JobState& state = active != active_.end() ? *active->second : known->second;
+  switch (state) {
+    case JobState::kWaiting:
+      fail(where, "field 'job_id': " + job() + " completed but was never started");
+    case JobState::kRejected:
+      fail(where, "field 'job_id': " + job() + " completed but was rejected");
+    case JobState::kCompleted:
+      fail(where, "field 'job_id': " + job() + " completed twice");
+    case JobState::kRunning:
+      break;
+  }
+  if (!completed.alloc.empty()) {
+    const MachineSet& given = scheduler_->machines_of(completed.job_id);
+    if (completed.alloc != given) {
+      log_.warning(where.text() + ": " + job() + " ran on '" + to_string(completed.alloc) +
+                   "' by Batsim's account but was given '" + to_string(given) + "'");
+    }
+  }
+  if (log_.debugging() && completed.job_state != "COMPLETED_SUCCESSFULLY") {
+    log_.debug(where.text() + ": " + job() + " ended " + completed.job_state);
+  }
+  scheduler_->complete(completed.job_id);
+  state = JobState::kCompleted;
+  active_.erase(active);
+}
+
+void BatsimAdapter::submit(std::vector<std::pair<EventPosition, const SubmittedJob*>>& submissions,
+                           Time now) {
+  // Most instants submit one job, which cannot repeat itself: only several need the set.
+  const bool several = submissions.size() > 1;
+  std::unordered_set<std::string> in_message;
+  for (const auto& [where, job] : submissions) {
+    if (jobs_.count(job->id) != 0 || (several && !in_message.insert(job->id).second)) {
+      fail(where, "field 'job_id': job '" + job->id + "' submitted twice");
+    }
+  }
+  // Jobs of one instant are queued by id, never by message order.
+  std::sort(submissions.begin(), submissions.end(), [](const auto& a, const auto& b) {
+    return job_id_less(a.second->id, b.second->id);
+  });
+  for (const auto& [where, submitted] : submissions) {
+    const auto tracked = jobs_.emplace(submitted->id, JobState::kWaiting).first;
+    active_.emplace(tracked->first, &tracked->second);
+    scheduler_->submit(core_job(*submitted, now));
+  }
+}
+
+void BatsimAdapter::notify(const BatsimNotify& notification, const EventPosition& where) {
+  const bool unavailable = notification.type == "event_machine_unavailable";
+  if (unavailable || notification.type == "event_machine_available") {
+    const MachineSet all = machine_range(0, scheduler_->machine_count() - 1);
+    if (!boost::icl::contains(all, notification.resources)) {
+      fail(where, "field 'resources': '" + to_string(notification.resources) +
+                      "' names machines beyond the " +
+                      std::to_string(scheduler_->machine_count()) + " compute machines");
+    }
+    if (unavailable) {
+      scheduler_->mark_unavailable(notification.resources);
+    } else {
+      scheduler_->mark_available(notification.resources);
+    }
+    log_.info(where.text() + ": machines " + to_string(notification.resources) +
+              (unavailable ? " unavailable" : " available"));
+  } else if (notification.type == "no_more_external_event_to_occur") {
+    no_more_external_events_ = true;
+  } else if (notification.type == "no_more_static_job_to_submit") {
+    if (log_.debugging()) log_.debug(where.text() + ": no more static jobs");
+  } else {
+    // User events are forwarded only with --forward-unknown-events and mean nothing to batfill.
+    log_.warning(where.text() + ": unknown NOTIFY type '" + notification.type + "' ignored");
+  }
+}
+
+// The reply to SIMULATION_ENDS must stay empty: Batsim asserts all is idle.
+Message BatsimAdapter::end(Time now) {
+  finished_ = true;
+  if (scheduler_->waiting_count() + scheduler_->running_count() != 0) {
+    log_.warning("simulation ended with " + std::to_string(scheduler_->waiting_count()) +
+                 " jobs waiting and " + std::to_string(scheduler_->running_count()) + " running");
+  }
+  log_.info("simulation ended at " + format_seconds(now) + " s");
+  Message reply;
+  reply.now = now;
+  return reply;
+}
+
+// One scheduling pass; each decision is consumed here: its id and machines move into the reply.
+void BatsimAdapter::decide(Time now, Message& reply) {
+  std::vector<Decision> decisions = scheduler_->schedule(now);
+  reply.events.reserve(decisions.size());
+  for (Decision& decision : decisions) {
+    const auto active = active_.find(decision.job_id);
+    if (active == active_.end()) {
+      throw std::logic_error("the core decided on job '" + decision.job_id + "', never submitted");
+    }
+    if (decision.kind == Decision::Kind::kReject) {
+      *active->second = JobState::kRejected;
+      active_.erase(active);
+      log_.info("rejected at " + format_seconds(now) + " s: " + decision.reason);
+      reply.events.push_back(
+          stamped(now, RejectJob{std::move(decision.job_id), std::move(decision.reason)}));
+    } else {
+      *active->second = JobState::kRunning;
+      if (log_.debugging()) {
+        log_.debug("start " + decision.job_id + " at " + format_seconds(now) + " s on " +
+                   to_string(decision.machines));
+      }
+      reply.events.push_back(
+          stamped(now, ExecuteJob{std::move(decision.job_id), std::move(decision.machines)}));
+    }
+  }
+}
+
+void BatsimAdapter::answer(const std::vector<const EstimateWaitingTimeQuery*>& queries, Time now,
+                           Message& reply) const {
+  for (const EstimateWaitingTimeQuery* query : queries) {
+    reply.events.push_back(stamped(
+        now, EstimateWaitingTimeAnswer{query->job.id, waiting_estimate(*scheduler_, query->job, now)}));
+  }
+}
+
+// batfill never asks for a wake-up: with its policies decisions only change at events. So a
+// queue that waits while nothing runs is only safe if some machines are unavailable and an
+// external event may still bring them back; otherwise Batsim would deadlock.
+void BatsimAdapter::check_liveness() const {
+  if (scheduler_->waiting_count() == 0 || scheduler_->running_count() != 0) return;
+  const std::string waiting = std::to_string(scheduler_->waiting_count()) + " jobs wait";
+  if (scheduler_->free_nodes() == scheduler_->machine_count()) {
+    throw std::logic_error(waiting + " on an idle machine and policy '" + policy_ +
+                           "' starts none: Batsim would deadlock");
+  }
+  if (no_more_external_events_) {
+    throw ProtocolError(waiting + " for unavailable machines, nothing runs and no external "
+                        "event will make machines available again: Batsim would deadlock");
+  }
+  log_.debug(waiting + " for unavailable machines to come back");
+}
+
+}  // namespace batfill::adapter

@@ -1,0 +1,57 @@
+#include "transform_options.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "batfill/workload/transform.hpp"
+
+namespace batfill::cli {
+namespace po = boost::program_options;
+namespace {
+
+// The shortest plain text that reads back as `value` ("1.3", not "1.300000" or "1.3e+00").
+std::string number_text(double value) {
+  char text[32];
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(text, sizeof text, "%.*g", precision, value);
+    if (std::strtod(text, nullptr) == value && std::strchr(text, 'e') == nullptr) break;
+  }
+  return text;
+}
+
+}  // namespace
+
+po::options_description transform_options_description() {
+  po::options_description options("workload transformations (docs/semantics.md 5.8)");
+  options.add_options()
+      ("load-factor", po::value<double>()->default_value(1, "1"),
+       "multiply the load: inter-arrival times are divided by F")
+      ("shake", po::value<std::string>(),
+       "SEED[:PCT]: move each submit time by a seeded random amount within +-PCT % (default 5) "
+       "of its gap to the previous submission");
+  return options;
+}
+
+AppliedTransforms apply_transforms(const po::variables_map& values, workload::Workload& workload) {
+  AppliedTransforms applied;
+  const double load_factor = values["load-factor"].as<double>();
+  workload::scale_load(workload, load_factor);
+  if (load_factor != 1) {
+    applied.load_factor = number_text(load_factor);
+    applied.summary = "load factor " + applied.load_factor + " (inter-arrival times / " +
+                      applied.load_factor + ")";
+  }
+  if (values.count("shake")) {
+    const workload::Shake shake = workload::parse_shake(values["shake"].as<std::string>());
+    workload::shake_submissions(workload, shake);
+    const std::string percent = number_text(100 * shake.fraction);
+    applied.shake = std::to_string(shake.seed) + ":" + percent;
+    applied.summary += std::string(applied.summary.empty() ? "" : "; ") +
+                       "submit times shaken: seed " + std::to_string(shake.seed) + ", +-" +
+                       percent + " % of each gap";
+  }
+  return applied;
+}
+
+}  // namespace batfill::cli

@@ -1,0 +1,42 @@
+#pragma once
+// The names Batsim 4 puts on the wire, each written once: the codec reads and writes them, and
+// event_type_name() reports them.
+
+#include <array>
+#include <type_traits>
+
+#include "batfill/protocol/messages.hpp"
+
+namespace batfill::protocol::wire {
+
+// The "type" of the event that carries T.
+template <typename T>
+constexpr const char* event_type() {
+  if constexpr (std::is_same_v<T, SimulationBegins>) return "SIMULATION_BEGINS";
+  if constexpr (std::is_same_v<T, JobSubmitted>) return "JOB_SUBMITTED";
+  if constexpr (std::is_same_v<T, JobCompleted>) return "JOB_COMPLETED";
+  if constexpr (std::is_same_v<T, JobKilled>) return "JOB_KILLED";
+  if constexpr (std::is_same_v<T, RequestedCall>) return "REQUESTED_CALL";
+  if constexpr (std::is_same_v<T, BatsimNotify>) return "NOTIFY";
+  if constexpr (std::is_same_v<T, EstimateWaitingTimeQuery>) return "QUERY";
+  if constexpr (std::is_same_v<T, ResourceStateChanged>) return "RESOURCE_STATE_CHANGED";
+  // Both directions call their reply ANSWER; the codec tells them apart by their data.
+  if constexpr (std::is_same_v<T, BatsimAnswer>) return "ANSWER";
+  if constexpr (std::is_same_v<T, EstimateWaitingTimeAnswer>) return "ANSWER";
+  if constexpr (std::is_same_v<T, SimulationEnds>) return "SIMULATION_ENDS";
+  if constexpr (std::is_same_v<T, ExecuteJob>) return "EXECUTE_JOB";
+  if constexpr (std::is_same_v<T, RejectJob>) return "REJECT_JOB";
+  if constexpr (std::is_same_v<T, CallMeLater>) return "CALL_ME_LATER";
+}
+
+// The keys of a Batsim job object that batfill reads (SubmittedJob's members); every other key
+// is a user field, kept verbatim in SubmittedJob::extra_json.
+inline constexpr const char* kJobId = "id";
+inline constexpr const char* kJobSubtime = "subtime";
+inline constexpr const char* kJobRes = "res";
+inline constexpr const char* kJobProfile = "profile";
+inline constexpr const char* kJobWalltime = "walltime";
+inline constexpr std::array<const char*, 5> kJobKeys = {kJobId, kJobSubtime, kJobRes, kJobProfile,
+                                                        kJobWalltime};
+
+}  // namespace batfill::protocol::wire
