@@ -9,6 +9,7 @@
 #include "wall_clock.hpp"
 
 #include <simgrid/s4u.hpp>
+#include <xbt/log.h>
 
 #include <algorithm>
 #include <set>
@@ -308,14 +309,12 @@ SimulationResult run_simulation(const workload::Workload& workload,
                                 protocol::DecisionProcess& decision_process,
                                 const SimulationOptions& options) {
   const WallClock::time_point start = WallClock::now();
-  // SimGrid reads its configuration from argv. ptask_L07 is the host model that runs parallel
-  // tasks (Batsim uses it too); warnings only, so batfill's own output stays readable.
-  std::vector<std::string> arguments = {"batfill", "--log=root.thresh:warning",
-                                        "--cfg=host/model:ptask_L07"};
-  std::vector<char*> argv;
-  for (std::string& argument : arguments) argv.push_back(argument.data());
-  int argc = static_cast<int>(argv.size());
-  sg4::Engine engine(&argc, argv.data());
+  sg4::Engine engine("batfill");
+  // Warnings only, so batfill's own output stays readable (set first: a configuration change is
+  // logged as information).
+  xbt_log_control_set("root.thresh:warning");
+  // ptask_L07 is the host model that runs parallel tasks; Batsim uses it too.
+  sg4::Engine::set_config("host/model:ptask_L07");
 
   Platform platform = load_platform(engine, workload, options);
   sg4::Host* server_host = platform.server_host;
