@@ -15,6 +15,13 @@ std::string to_string(FinalState state) {
   return "REJECTED";
 }
 
+JobRecord record_of(const workload::WorkloadJob& job) {
+  JobRecord record;
+  record.job = job.job;
+  record.profile = job.profile;
+  return record;
+}
+
 ScheduleMetrics compute_metrics(const std::vector<JobRecord>& jobs, int machine_count) {
   ScheduleMetrics m;
   m.machine_count = machine_count;
@@ -23,7 +30,7 @@ ScheduleMetrics compute_metrics(const std::vector<JobRecord>& jobs, int machine_
   m.first_submit = std::numeric_limits<Time>::max();
   double sum_wait = 0, sum_turnaround = 0, sum_slowdown = 0, sum_bounded = 0;
   for (const JobRecord& job : jobs) {
-    m.first_submit = std::min(m.first_submit, job.submit_time);
+    m.first_submit = std::min(m.first_submit, job.job.submit_time);
     if (!job.executed()) {
       ++m.jobs_rejected;
       continue;

@@ -68,17 +68,17 @@ void write_jobs_csv(std::ostream& out, const std::vector<JobRecord>& jobs) {
   std::string rows;
   rows.reserve(kWriteBlock + 1024);
   for (const JobRecord& job : jobs) {
-    rows += job.job_name;
+    rows += job.job.id;
     rows += ',';
     rows += job.workload_name;
     rows += ',';
     rows += job.profile;
     rows += ',';
-    append_seconds(rows, job.submit_time);
+    append_seconds(rows, job.job.submit_time);
     rows += ',';
-    append_int(rows, job.requested_nodes);
+    append_int(rows, job.job.nodes);
     rows += ',';
-    append_time_or_none(rows, job.requested_time);
+    append_time_or_none(rows, job.job.time_limit);
     rows += job.state == FinalState::kCompletedSuccessfully ? ",1," : ",0,";
     rows += to_string(job.state);
     rows += ',';

@@ -30,7 +30,7 @@ void ReplyChecker::check_wake_up(Time at, Time now) const {
 
 void ReplyChecker::check_allocation(const SimJob& job, const MachineSet& alloc, Time now) const {
   const int size = machine_count(alloc);
-  const int requested = job.record.requested_nodes;
+  const int requested = job.record.job.nodes;
   if (size != requested) {
     invalid_decision(now, "EXECUTE_JOB of " + quoted(job.batsim_id) + " on " +
                               std::to_string(size) + " machines, but it requests " +

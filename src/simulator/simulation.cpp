@@ -55,12 +55,8 @@ class BatsimStandIn {
       const auto profile = profiles.find(source.profile);
       if (profile != profiles.end()) job.profile = profile->second;
       job.batsim_id = std::string(kWorkloadName) + "!" + source.job.id;
+      job.record = record_of(source);
       job.record.workload_name = kWorkloadName;
-      job.record.job_name = source.job.id;
-      job.record.profile = source.profile;
-      job.record.submit_time = source.job.submit_time;
-      job.record.requested_nodes = source.job.nodes;
-      job.record.requested_time = source.job.time_limit;
       jobs_.push_back(std::move(job));
     }
     reject_duplicate_ids();
@@ -145,7 +141,7 @@ class BatsimStandIn {
   Time wait_for_next_instant() {
     Time next = std::min(executor_.next_delay_end(), wake_ups_.empty() ? kNever : *wake_ups_.begin());
     if (next_submission_ < jobs_.size()) {
-      next = std::min(next, jobs_[next_submission_].record.submit_time);
+      next = std::min(next, jobs_[next_submission_].record.job.submit_time);
     }
     if (next == kNever && !executor_.parallel_running()) ReplyChecker::throw_deadlock(jobs_);
     return last_now_ = executor_.wait_until(next, last_now_);
@@ -159,7 +155,7 @@ class BatsimStandIn {
     request_.events.clear();
     collect_completions(now);
     const bool submissions_left = next_submission_ < jobs_.size();
-    while (next_submission_ < jobs_.size() && jobs_[next_submission_].record.submit_time <= now) {
+    while (next_submission_ < jobs_.size() && jobs_[next_submission_].record.job.submit_time <= now) {
       submit(next_submission_++);
     }
     if (submissions_left && next_submission_ == jobs_.size()) {

@@ -19,7 +19,7 @@ namespace batfill::simulator {
 
 // How the events of one instant reach the decision process.
 enum class EventBatching {
-  // One request per instant: all completions, then all submissions (the spec's rule, notes §1).
+  // One request per instant: all completions, then all submissions (the spec's rule).
   kInstant,
   // One request per event: the instant's submissions first, then its completions in the order
   // the jobs started. This is how pyss (predictsim, SC'15) handles events, and it reproduces
