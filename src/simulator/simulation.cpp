@@ -16,7 +16,6 @@
 #include <stdexcept>
 #include <string_view>
 #include <unordered_map>
-#include <unordered_set>
 
 namespace batfill::simulator {
 namespace {
@@ -59,7 +58,6 @@ class BatsimStandIn {
       job.record.workload_name = kWorkloadName;
       jobs_.push_back(std::move(job));
     }
-    reject_duplicate_ids();
   }
 
   // Body of the stand-in's actor: from instant to instant until every job has ended.
@@ -93,19 +91,6 @@ class BatsimStandIn {
   }
 
  private:
-  // Decisions name jobs by id, so a repeated id is rejected (the readers already rename them: only
-  // workloads built otherwise get here).
-  void reject_duplicate_ids() {
-    std::unordered_set<std::string_view> ids;
-    ids.reserve(jobs_.size());
-    for (SimJob& job : jobs_) {
-      if (!ids.insert(job.batsim_id).second) {
-        job.record.reject_reason =
-            "duplicate job id '" + job.source->job.id + "' in " + workload_.path;
-      }
-    }
-  }
-
   protocol::Message exchange(const protocol::Message& request) {
     const WallClock::time_point start = WallClock::now();
     protocol::Message reply = decision_process_.exchange(request);
@@ -201,8 +186,7 @@ class BatsimStandIn {
     const workload::WorkloadJob& source = *job.source;
     // Records the readers could not turn into runnable jobs never reach the decision process:
     // Batsim would refuse the whole workload; batfill reports them as rejected, with the reason.
-    std::string invalid = job.record.reject_reason.empty() ? source.invalid_reason
-                                                           : job.record.reject_reason;
+    std::string invalid = source.invalid_reason;
     if (invalid.empty() && job.profile == nullptr) {
       invalid = "job '" + source.job.id + "' uses unknown profile '" + source.profile + "'";
     }
@@ -276,10 +260,13 @@ class BatsimStandIn {
   SimulationOptions options_;
   ReplyChecker checker_;
   JobExecutor executor_;
-  std::vector<SimJob> jobs_;  // in the workload's order, which is Batsim's submit order
+  // In the workload's order, which the readers guarantee is Batsim's submit order (by submit
+  // time, ties by id): submitting is walking it.
+  std::vector<SimJob> jobs_;
   // Waiting jobs by id (views of their batsim_id; jobs_ never reallocates after construction):
   // only these can be named by a decision, and a small table stays in cache where an index of
-  // the whole trace did not.
+  // the whole trace did not. Keying by id relies on the readers' guarantee that ids are unique
+  // (a repeated id is renamed and the job marked invalid, so it is never submitted).
   std::unordered_map<std::string_view, std::size_t> waiting_;
   std::uint64_t started_count_ = 0;
   std::vector<std::size_t> output_order_;
