@@ -58,7 +58,8 @@ void JobExecutor::start_parallel_task(std::size_t index, const std::string& name
                                       const workload::Profile& profile,
                                       const MachineSet& machines) {
   std::vector<sg4::Host*> hosts;
-  for_each_id(machines, [&](int id) { hosts.push_back(compute_hosts_[static_cast<std::size_t>(id)]); });
+  for_each_id(machines,
+              [&](int id) { hosts.push_back(compute_hosts_[static_cast<std::size_t>(id)]); });
   std::vector<double> flops, bytes;
   task_amounts(profile, hosts.size(), flops, bytes);
   const double walltime = job.job.has_time_limit() ? to_seconds(job.job.time_limit) : -1.0;

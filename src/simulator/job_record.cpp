@@ -46,7 +46,9 @@ ScheduleMetrics compute_metrics(const std::vector<JobRecord>& jobs, int machine_
     m.busy_node_seconds += run * batfill::machine_count(job.machines);
     sum_wait += wait;
     sum_turnaround += turnaround;
-    const double slowdown = run > 0 ? turnaround / run : (turnaround > 0 ? std::numeric_limits<double>::infinity() : 1.0);
+    const double slowdown = run > 0          ? turnaround / run
+                            : turnaround > 0 ? std::numeric_limits<double>::infinity()
+                                             : 1.0;
     sum_slowdown += slowdown;
     sum_bounded += std::max(1.0, turnaround / std::max(run, 10.0));
     m.max_waiting_time = std::max(m.max_waiting_time, wait);

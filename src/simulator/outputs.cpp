@@ -86,10 +86,12 @@ void write_jobs_csv(std::ostream& out, const std::vector<JobRecord>& jobs) {
       const Time execution = job.execution_time();
       const Time turnaround = job.turnaround_time();
       // A zero-length job keeps its exact length 0 (Batsim itself would stretch it to 1e-5 s).
-      const double stretch = execution > 0 ? static_cast<double>(turnaround) / static_cast<double>(execution)
-                             : turnaround > 0 ? INFINITY
-                                              : 1.0;
-      for (const Time t : {job.start_time, execution, job.finish_time, job.waiting_time(), turnaround}) {
+      const double stretch =
+          execution > 0    ? static_cast<double>(turnaround) / static_cast<double>(execution)
+          : turnaround > 0 ? INFINITY
+                           : 1.0;
+      for (const Time t :
+           {job.start_time, execution, job.finish_time, job.waiting_time(), turnaround}) {
         append_seconds(rows, t);
         rows += ',';
       }

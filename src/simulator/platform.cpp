@@ -24,7 +24,8 @@ std::vector<sg4::Host*> build_cluster(int nodes) {
                                     ->seal();
     zone->add_route(host->get_netpoint(), host->get_netpoint(), nullptr, nullptr,
                     {sg4::LinkInRoute(loopback)});
-    const sg4::Link* link = zone->create_split_duplex_link(link_name, 10e9)->set_latency(1e-6)->seal();
+    const sg4::Link* link =
+        zone->create_split_duplex_link(link_name, 10e9)->set_latency(1e-6)->seal();
     // From the host to any other: its link up; the symmetrical route comes back down it.
     zone->add_route(host->get_netpoint(), nullptr, nullptr, nullptr,
                     {sg4::LinkInRoute(link, sg4::LinkInRoute::Direction::UP)}, true);

@@ -1,5 +1,6 @@
 #include "batfill/simulator/simulation.hpp"
 
+#include "batsim_events.hpp"
 #include "job_executor.hpp"
 #include "per_event_batching.hpp"
 #include "platform.hpp"
@@ -99,19 +100,9 @@ class BatsimStandIn {
   }
 
   void begin_simulation() {
-    protocol::SimulationBegins begins;
-    begins.nb_compute_resources = static_cast<int>(platform_.compute_hosts.size());
-    for (std::size_t id = 0; id < platform_.compute_hosts.size(); ++id) {
-      protocol::ComputeResource resource;
-      resource.id = static_cast<int>(id);
-      resource.name = platform_.compute_hosts[id]->get_name();
-      resource.properties["role"] = "";
-      begins.compute_resources.push_back(std::move(resource));
-    }
-    begins.sched_config = options_.sched_config;
-    begins.workloads[kWorkloadName] = workload_.path;
     protocol::Message request;
-    request.events.push_back({0, std::move(begins)});
+    request.events.push_back(
+        {0, simulation_begins(platform_, options_.sched_config, kWorkloadName, workload_.path)});
     apply_reply(exchange(request), 0);
   }
 
@@ -124,7 +115,8 @@ class BatsimStandIn {
 
   // Sleeps in simulated time until the next submission, job end or wake-up.
   Time wait_for_next_instant() {
-    Time next = std::min(executor_.next_delay_end(), wake_ups_.empty() ? kNever : *wake_ups_.begin());
+    Time next = executor_.next_delay_end();
+    if (!wake_ups_.empty()) next = std::min(next, *wake_ups_.begin());
     if (next_submission_ < jobs_.size()) {
       next = std::min(next, jobs_[next_submission_].record.job.submit_time);
     }
@@ -140,7 +132,8 @@ class BatsimStandIn {
     request_.events.clear();
     collect_completions(now);
     const bool submissions_left = next_submission_ < jobs_.size();
-    while (next_submission_ < jobs_.size() && jobs_[next_submission_].record.job.submit_time <= now) {
+    while (next_submission_ < jobs_.size() &&
+           jobs_[next_submission_].record.job.submit_time <= now) {
       submit(next_submission_++);
     }
     if (submissions_left && next_submission_ == jobs_.size()) {
@@ -159,25 +152,18 @@ class BatsimStandIn {
   void collect_completions(Time now) {
     ended_now_.clear();
     executor_.take_completions(now, ended_now_);
-    std::sort(ended_now_.begin(), ended_now_.end(), [this](const Completion& a, const Completion& b) {
-      if (a.time != b.time) return a.time < b.time;
-      return job_id_less(jobs_[a.job].batsim_id, jobs_[b.job].batsim_id);
-    });
+    std::sort(ended_now_.begin(), ended_now_.end(),
+              [this](const Completion& a, const Completion& b) {
+                if (a.time != b.time) return a.time < b.time;
+                return job_id_less(jobs_[a.job].batsim_id, jobs_[b.job].batsim_id);
+              });
     for (const Completion& completion : ended_now_) {
       SimJob& job = jobs_[completion.job];
       job.record.finish_time = completion.time;
       job.record.state = completion.state;
       checker_.release(job.record.machines);
       finish(completion.job);
-      protocol::JobCompleted event;
-      event.job_id = job.batsim_id;
-      event.job_state = to_string(completion.state);
-      // Batsim's return codes: 0 on success, the profile's `ret` on failure, -1 at the walltime.
-      event.return_code = completion.state == FinalState::kCompletedWalltimeReached
-                              ? -1
-                              : job.profile->return_code;
-      event.alloc = job.record.machines;
-      request_.events.push_back({completion.time, std::move(event)});
+      request_.events.push_back({completion.time, job_completed(job, completion.state)});
     }
   }
 
@@ -198,14 +184,7 @@ class BatsimStandIn {
     }
     job.stage = SimJob::Stage::kWaiting;
     waiting_.emplace(job.batsim_id, index);
-    protocol::JobSubmitted event;
-    event.job.id = job.batsim_id;
-    event.job.subtime = source.job.submit_time;
-    event.job.res = source.job.nodes;
-    event.job.profile = source.profile;
-    event.job.walltime = source.job.time_limit;
-    event.job.extra_json = source.extra_json;
-    request_.events.push_back({source.job.submit_time, std::move(event)});
+    request_.events.push_back({source.job.submit_time, job_submitted(job)});
   }
 
   void finish(std::size_t index) {
