@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "batfill/simulator/job_record.hpp"
 #include "batfill/workload/workload.hpp"
@@ -17,6 +18,11 @@ struct SimJob {
   enum class Stage { kNotSubmitted, kWaiting, kRunning, kEnded } stage = Stage::kNotSubmitted;
   std::uint64_t start_order = 0;  // how many jobs started before this one
 };
+
+// The workload's jobs in its order, each with its profile resolved (null when unknown) and its
+// id as messages name it, "<workload_name>!<id>".
+std::vector<SimJob> simulated_jobs(const workload::Workload& workload,
+                                   const std::string& workload_name);
 
 // A job's end, as the executor reports it; `job` is its position in the stand-in's job list.
 struct Completion {

@@ -41,25 +41,8 @@ class BatsimStandIn {
         platform_(std::move(platform)),
         options_(options),
         checker_(static_cast<int>(platform_.compute_hosts.size())),
-        executor_(platform_.compute_hosts) {
-    jobs_.reserve(workload.jobs.size());
-    // Each job's profile is resolved once, through a hash of the names: looking names up in the
-    // workload's std::map at every submission, start and completion showed up in profiles of
-    // large traces.
-    std::unordered_map<std::string_view, const workload::Profile*> profiles;
-    profiles.reserve(workload.profiles.size());
-    for (const auto& [name, profile] : workload.profiles) profiles.emplace(name, &profile);
-    for (const workload::WorkloadJob& source : workload.jobs) {
-      SimJob job;
-      job.source = &source;
-      const auto profile = profiles.find(source.profile);
-      if (profile != profiles.end()) job.profile = profile->second;
-      job.batsim_id = std::string(kWorkloadName) + "!" + source.job.id;
-      job.record = record_of(source);
-      job.record.workload_name = kWorkloadName;
-      jobs_.push_back(std::move(job));
-    }
-  }
+        executor_(platform_.compute_hosts),
+        jobs_(simulated_jobs(workload, kWorkloadName)) {}
 
   // Body of the stand-in's actor: from instant to instant until every job has ended.
   void run() {
@@ -71,9 +54,9 @@ class BatsimStandIn {
       if (request.events.empty()) continue;
       if (options_.batching == EventBatching::kPerEvent) {
         exchange_per_event(request, ended_now_, jobs_,
-                           [&](const protocol::Message& one) { apply_reply(exchange(one), now); });
+                           [&](const protocol::Message& one) { apply_reply(exchange(one)); });
       } else {
-        apply_reply(exchange(request), now);
+        apply_reply(exchange(request));
       }
       progress.update(ended_, last_now_);
     }
@@ -103,7 +86,7 @@ class BatsimStandIn {
     protocol::Message request;
     request.events.push_back(
         {0, simulation_begins(platform_, options_.sched_config, kWorkloadName, workload_.path)});
-    apply_reply(exchange(request), 0);
+    apply_reply(exchange(request));
   }
 
   void end_simulation() {
@@ -203,11 +186,12 @@ class BatsimStandIn {
   }
 
   // Takes the reply by value: allocations move into the job records.
-  void apply_reply(protocol::Message reply, Time now) {
+  void apply_reply(protocol::Message reply) {
+    const Time now = last_now_;
     for (protocol::Event& event : reply.events) {
-      checker_.check_timestamp(event, reply.now, last_now_);
+      checker_.check_timestamp(event, reply.now, now);
       if (auto* execute = std::get_if<protocol::ExecuteJob>(&event.data)) {
-        start(take_waiting_job(execute->job_id, "EXECUTE_JOB"), std::move(execute->alloc), now);
+        start(take_waiting_job(execute->job_id, "EXECUTE_JOB"), std::move(execute->alloc));
       } else if (const auto* reject = std::get_if<protocol::RejectJob>(&event.data)) {
         const std::size_t index = take_waiting_job(reject->job_id, "REJECT_JOB");
         jobs_[index].record.state = FinalState::kRejected;
@@ -217,14 +201,15 @@ class BatsimStandIn {
         checker_.check_wake_up(call->at, now);
         wake_ups_.insert(call->at);
       } else if (!std::holds_alternative<protocol::EstimateWaitingTimeAnswer>(event.data)) {
-        checker_.reject_unexpected(event, last_now_);
+        checker_.reject_unexpected(event, now);
       }
     }
   }
 
-  void start(std::size_t index, MachineSet alloc, Time now) {
+  void start(std::size_t index, MachineSet alloc) {
+    const Time now = last_now_;
     SimJob& job = jobs_[index];
-    checker_.check_allocation(job, alloc, last_now_);
+    checker_.check_allocation(job, alloc, now);
     checker_.occupy(alloc);
     job.stage = SimJob::Stage::kRunning;
     job.record.start_time = now;
