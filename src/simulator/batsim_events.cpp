@@ -22,7 +22,7 @@ protocol::SimulationBegins simulation_begins(const Platform& platform,
   return begins;
 }
 
-protocol::JobSubmitted job_submitted(const SimJob& job) {
+protocol::JobSubmitted job_submitted(const SimulatedJob& job) {
   protocol::JobSubmitted event;
   event.job.id = job.batsim_id;
   event.job.subtime = job.record.job.submit_time;
@@ -33,7 +33,7 @@ protocol::JobSubmitted job_submitted(const SimJob& job) {
   return event;
 }
 
-protocol::JobCompleted job_completed(const SimJob& job, FinalState state) {
+protocol::JobCompleted job_completed(const SimulatedJob& job, FinalState state) {
   protocol::JobCompleted event;
   event.job_id = job.batsim_id;
   event.job_state = to_string(state);

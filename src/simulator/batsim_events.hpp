@@ -17,9 +17,9 @@ protocol::SimulationBegins simulation_begins(const Platform& platform,
                                              const std::string& workload_path);
 
 // JOB_SUBMITTED of a valid job, with its user fields from a Batsim JSON workload.
-protocol::JobSubmitted job_submitted(const SimJob& job);
+protocol::JobSubmitted job_submitted(const SimulatedJob& job);
 
 // JOB_COMPLETED of a job that ran.
-protocol::JobCompleted job_completed(const SimJob& job, FinalState state);
+protocol::JobCompleted job_completed(const SimulatedJob& job, FinalState state);
 
 }  // namespace batfill::simulator

@@ -28,7 +28,7 @@ void ReplyChecker::check_wake_up(Time at, Time now) const {
   }
 }
 
-void ReplyChecker::check_allocation(const SimJob& job, const MachineSet& alloc, Time now) const {
+void ReplyChecker::check_allocation(const SimulatedJob& job, const MachineSet& alloc, Time now) const {
   const int size = machine_count(alloc);
   const int requested = job.record.job.nodes;
   if (size != requested) {
@@ -49,10 +49,10 @@ void ReplyChecker::check_allocation(const SimJob& job, const MachineSet& alloc, 
   }
 }
 
-void ReplyChecker::reject_not_waiting(const std::vector<SimJob>& jobs, const std::string& id,
+void ReplyChecker::reject_not_waiting(const std::vector<SimulatedJob>& jobs, const std::string& id,
                                       const char* decision, Time now) const {
   const bool known = std::any_of(jobs.begin(), jobs.end(),
-                                 [&](const SimJob& job) { return job.batsim_id == id; });
+                                 [&](const SimulatedJob& job) { return job.batsim_id == id; });
   if (!known) invalid_decision(now, std::string(decision) + " of unknown job " + quoted(id));
   invalid_decision(now, std::string(decision) + " of job " + quoted(id) + ", which is not waiting");
 }
@@ -61,11 +61,11 @@ void ReplyChecker::reject_unexpected(const protocol::Event& event, Time now) con
   invalid_decision(now, "unexpected " + protocol::event_type_name(event.data) + " in a reply");
 }
 
-void ReplyChecker::throw_deadlock(const std::vector<SimJob>& jobs) {
+void ReplyChecker::throw_deadlock(const std::vector<SimulatedJob>& jobs) {
   std::string first;
   std::size_t waiting = 0;
-  for (const SimJob& job : jobs) {
-    if (job.stage == SimJob::Stage::kWaiting && waiting++ == 0) first = job.batsim_id;
+  for (const SimulatedJob& job : jobs) {
+    if (job.stage == SimulatedJob::Stage::kWaiting && waiting++ == 0) first = job.batsim_id;
   }
   throw std::runtime_error("the decision process left " + std::to_string(waiting) +
                            " job(s) waiting (first: " + first +

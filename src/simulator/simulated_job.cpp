@@ -5,7 +5,7 @@
 
 namespace batfill::simulator {
 
-std::vector<SimJob> simulated_jobs(const workload::Workload& workload,
+std::vector<SimulatedJob> simulated_jobs(const workload::Workload& workload,
                                    const std::string& workload_name) {
   // Each job's profile is resolved once, through a hash of the names: looking names up in the
   // workload's std::map at every submission, start and completion showed up in profiles of
@@ -13,10 +13,10 @@ std::vector<SimJob> simulated_jobs(const workload::Workload& workload,
   std::unordered_map<std::string_view, const workload::Profile*> profiles;
   profiles.reserve(workload.profiles.size());
   for (const auto& [name, profile] : workload.profiles) profiles.emplace(name, &profile);
-  std::vector<SimJob> jobs;
+  std::vector<SimulatedJob> jobs;
   jobs.reserve(workload.jobs.size());
   for (const workload::WorkloadJob& source : workload.jobs) {
-    SimJob job;
+    SimulatedJob job;
     job.source = &source;
     const auto profile = profiles.find(source.profile);
     if (profile != profiles.end()) job.profile = profile->second;

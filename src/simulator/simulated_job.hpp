@@ -10,7 +10,7 @@
 
 namespace batfill::simulator {
 
-struct SimJob {
+struct SimulatedJob {
   const workload::WorkloadJob* source = nullptr;
   const workload::Profile* profile = nullptr;  // null when the job names an unknown profile
   std::string batsim_id;                       // "w0!<id>", as messages name the job
@@ -21,7 +21,7 @@ struct SimJob {
 
 // The workload's jobs in its order, each with its profile resolved (null when unknown) and its
 // id as messages name it, "<workload_name>!<id>".
-std::vector<SimJob> simulated_jobs(const workload::Workload& workload,
+std::vector<SimulatedJob> simulated_jobs(const workload::Workload& workload,
                                    const std::string& workload_name);
 
 // A job's end, as the executor reports it; `job` is its position in the stand-in's job list.

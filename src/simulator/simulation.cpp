@@ -140,7 +140,7 @@ class BatsimStandIn {
                 return job_id_less(jobs_[a.job].batsim_id, jobs_[b.job].batsim_id);
               });
     for (const Completion& completion : ended_now_) {
-      SimJob& job = jobs_[completion.job];
+      SimulatedJob& job = jobs_[completion.job];
       job.record.finish_time = completion.time;
       job.record.state = completion.state;
       checker_.release(job.record.machines);
@@ -150,7 +150,7 @@ class BatsimStandIn {
   }
 
   void submit(std::size_t index) {
-    SimJob& job = jobs_[index];
+    SimulatedJob& job = jobs_[index];
     const workload::WorkloadJob& source = *job.source;
     // Records the readers could not turn into runnable jobs never reach the decision process:
     // Batsim would refuse the whole workload; batfill reports them as rejected, with the reason.
@@ -164,13 +164,13 @@ class BatsimStandIn {
       finish(index);
       return;
     }
-    job.stage = SimJob::Stage::kWaiting;
+    job.stage = SimulatedJob::Stage::kWaiting;
     waiting_.emplace(job.batsim_id, index);
     request_.events.push_back({source.job.submit_time, job_submitted(job)});
   }
 
   void finish(std::size_t index) {
-    jobs_[index].stage = SimJob::Stage::kEnded;
+    jobs_[index].stage = SimulatedJob::Stage::kEnded;
     output_order_.push_back(index);
     ++ended_;
   }
@@ -207,10 +207,10 @@ class BatsimStandIn {
 
   void start(std::size_t index, MachineSet alloc) {
     const Time now = last_now_;
-    SimJob& job = jobs_[index];
+    SimulatedJob& job = jobs_[index];
     checker_.check_allocation(job, alloc, now);
     checker_.occupy(alloc);
-    job.stage = SimJob::Stage::kRunning;
+    job.stage = SimulatedJob::Stage::kRunning;
     job.record.start_time = now;
     job.start_order = started_count_++;
     job.record.machines = std::move(alloc);
@@ -225,7 +225,7 @@ class BatsimStandIn {
   JobExecutor executor_;
   // In the workload's order, which the readers guarantee is Batsim's submit order (by submit
   // time, ties by id): submitting is walking it.
-  std::vector<SimJob> jobs_;
+  std::vector<SimulatedJob> jobs_;
   // Waiting jobs by id (views of their batsim_id; jobs_ never reallocates after construction):
   // only these can be named by a decision, and a small table stays in cache where an index of
   // the whole trace did not. Keying by id relies on the readers' guarantee that ids are unique

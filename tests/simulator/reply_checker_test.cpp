@@ -14,11 +14,11 @@ namespace batfill::simulator {
 namespace {
 
 // A waiting job "w0!<id>" that requests `nodes` machines.
-SimJob waiting_job(const std::string& id, int nodes) {
-  SimJob job;
+SimulatedJob waiting_job(const std::string& id, int nodes) {
+  SimulatedJob job;
   job.batsim_id = "w0!" + id;
   job.record = testing::submitted(id, 0, nodes);
-  job.stage = SimJob::Stage::kWaiting;
+  job.stage = SimulatedJob::Stage::kWaiting;
   return job;
 }
 
@@ -81,8 +81,8 @@ TEST(ReplyChecker, EventMustNotBeAfterTheReplysNow) {
 
 TEST(ReplyChecker, DecisionForAJobNotWaitingNamesWhy) {
   const ReplyChecker checker(4);
-  std::vector<SimJob> jobs = {waiting_job("1", 1)};
-  jobs[0].stage = SimJob::Stage::kRunning;
+  std::vector<SimulatedJob> jobs = {waiting_job("1", 1)};
+  jobs[0].stage = SimulatedJob::Stage::kRunning;
   EXPECT_EQ(error_of([&] { checker.reject_not_waiting(jobs, "w0!1", "EXECUTE_JOB", kNow); }),
             "invalid decision at t=5.000000: EXECUTE_JOB of job 'w0!1', which is not waiting");
   EXPECT_EQ(error_of([&] { checker.reject_not_waiting(jobs, "w0!9", "REJECT_JOB", kNow); }),
@@ -90,8 +90,8 @@ TEST(ReplyChecker, DecisionForAJobNotWaitingNamesWhy) {
 }
 
 TEST(ReplyChecker, DeadlockCountsTheWaitingJobsAndNamesTheFirst) {
-  std::vector<SimJob> jobs = {waiting_job("1", 1), waiting_job("2", 1), waiting_job("3", 1)};
-  jobs[0].stage = SimJob::Stage::kEnded;  // waiting: 2 and 3
+  std::vector<SimulatedJob> jobs = {waiting_job("1", 1), waiting_job("2", 1), waiting_job("3", 1)};
+  jobs[0].stage = SimulatedJob::Stage::kEnded;  // waiting: 2 and 3
   EXPECT_EQ(error_of([&] { ReplyChecker::throw_deadlock(jobs); }),
             "the decision process left 2 job(s) waiting (first: w0!2) with nothing running and "
             "no wake-up pending; a real Batsim would deadlock here");
