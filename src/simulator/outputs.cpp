@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <regex>
@@ -189,6 +190,10 @@ void write_summary(std::ostream& out, const std::vector<JobRecord>& jobs,
 
 void write_output_files(const std::string& prefix, const std::vector<JobRecord>& jobs,
                         const ScheduleMetrics& metrics, const RunInfo& run) {
+  // Like Batsim's export prefix, a prefix in a directory that does not exist yet creates it.
+  const std::filesystem::path directory = std::filesystem::path(prefix).parent_path();
+  std::error_code error;
+  if (!directory.empty()) std::filesystem::create_directories(directory, error);
   auto open = [](const std::string& path) {
     std::ofstream file(path);
     if (!file) throw std::runtime_error("cannot write output file '" + path + "'");
