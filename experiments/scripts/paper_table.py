@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Published vs reproduced table for the paper target; exits 1 if a reproduced figure differs.
 Usage: paper_table.py SUMMARY.csv 'trace,policy,options,metric,published;...' OUT.md"""
 import csv

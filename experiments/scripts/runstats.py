@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """One run's summary row (CSV header + row on stdout) from PREFIX_jobs.csv and PREFIX_schedule.csv.
 
 Waits are computed from _jobs.csv over executed jobs (rows with a starting time, i.e. not

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Concatenates per-run _stats.csv files into summary.csv and writes summary.md: per (trace,
 policy, options, load), the mean over seeds and its 95 % Student-t confidence half-width.
 Usage: summarize.py SUMMARY.csv SUMMARY.md STATS.csv...   (standard library only)"""
