@@ -82,6 +82,7 @@ def main():
     before = [v for t, v in zip(tq, vq) if t < t0][-1:]
     axq.set_ylim(0, 1.1 * max(inside + before + [1]))
     axq.set_xlabel("time (s)")
+    axq.ticklabel_format(axis="x", style="plain", useOffset=False)
     for axis in (axu, axq):
         axis.grid(alpha=0.3)
     fig.tight_layout()
