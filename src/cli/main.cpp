@@ -17,6 +17,7 @@
 
 #include "batfill/adapter/batsim_adapter.hpp"
 #include "batfill/core/policy_registry.hpp"
+#include "batfill/core/prediction.hpp"
 #include "batfill/simulator/outputs.hpp"
 #include "batfill/simulator/simulation.hpp"
 #include "batfill/transport/remote_decision_process.hpp"
@@ -224,6 +225,12 @@ int main(int argc, char** argv) {
     if (command == "policies") {
       for (const PolicyInfo& policy : registered_policies()) {
         std::cout << policy.name << '\t' << policy.description << '\n';
+      }
+      for (const PredictorInfo& predictor : registered_predictors()) {
+        std::cout << "--predictor " << predictor.name << '\t' << predictor.description << '\n';
+      }
+      for (const CorrectorInfo& corrector : registered_correctors()) {
+        std::cout << "--corrector " << corrector.name << '\t' << corrector.description << '\n';
       }
       return 0;
     }

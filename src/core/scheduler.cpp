@@ -4,17 +4,27 @@
 #include <functional>
 #include <stdexcept>
 
+#include "batfill/common/text.hpp"
+
 namespace batfill {
 
 Scheduler::Scheduler(int machine_count, std::unique_ptr<Policy> policy, SchedulerOptions options)
-    : policy_(std::move(policy)), options_(options), pool_(machine_count) {
+    : policy_(std::move(policy)),
+      options_(options),
+      predictor_(make_predictor(options_.predictor, options_.predictor_options)),
+      corrector_(options_.corrector.empty() ? nullptr : make_corrector(options_.corrector)),
+      pool_(machine_count) {
   if (machine_count <= 0) {
     throw std::invalid_argument("a machine needs at least one node, got " +
                                 std::to_string(machine_count));
   }
+  if (options_.backfill_order != BackfillOrder::kQueue && !policy_->orders_candidates()) {
+    throw std::invalid_argument("backfill order " + quoted(to_string(options_.backfill_order)) +
+                                " needs a policy that orders its candidates (easy-classic)");
+  }
 }
 
-void Scheduler::complete(const JobId& id) {
+void Scheduler::complete(const JobId& id, Time now) {
   const auto it = running_.find(id);
   if (it == running_.end()) {
     throw std::invalid_argument("completion of job '" + id + "', which is not running");
@@ -22,9 +32,71 @@ void Scheduler::complete(const JobId& id) {
   pool_.release(it->second.machines);
   releases_.erase(it->second.release);
   const Job job = std::move(it->second.job);
+  const Time runtime = now - it->second.start;
   running_.erase(it);
+  predictor_->learn(job, runtime, now);
   policy_->on_job_finished(job);
 }
+
+// The prediction planning uses from submission on; policies that plan with walltimes get the
+// walltime whatever the predictor.
+Time Scheduler::predict(const Job& job) {
+  if (!policy_->plans_with_predictions()) return job.time_limit;
+  std::vector<RunningJobInfo> running;
+  if (predictor_->uses_running_jobs()) {
+    // Jobs started in this instant are not yet running for the predictor: pyss starts them
+    // after every event of the instant (docs/semantics.md §2.9).
+    for (const auto& [id, other] : running_) {
+      if (other.start < job.submit_time) running.push_back({&other.job, other.start});
+    }
+  }
+  return predictor_->predict(job, job.submit_time, running);
+}
+
+bool Scheduler::correction_due(const RunningJob& running, Time now) const {
+  const Time prediction = running.job.prediction;
+  if (corrector_ == nullptr || prediction >= running.job.time_limit) return false;
+  if (running.job.runtime != kNoTimeLimit && prediction >= running.job.runtime) return false;
+  return add_saturating(running.start, prediction) <= now;
+}
+
+Time Scheduler::next_correction_time() const {
+  Time next = kNever;
+  if (corrector_ == nullptr) return next;
+  for (const auto& [id, running] : running_) {
+    if (correction_due(running, kNever - 1)) {
+      next = std::min(next, add_saturating(running.start, running.job.prediction));
+    }
+  }
+  return next;
+}
+
+int Scheduler::correct_predictions(Time now) {
+  int corrections = 0;
+  for (auto& [id, running] : running_) {
+    if (!correction_due(running, now)) continue;
+    const Time old_end = planned_end(running.job, running.start);
+    while (correction_due(running, now)) {
+      running.job.prediction = corrector_->correct(running.job, running.initial_prediction,
+                                                   running.job.prediction, running.corrections);
+      ++running.corrections;
+      ++corrections;
+    }
+    releases_.erase(running.release);
+    running.release = releases_.emplace(planned_end(running.job, running.start), running.job.nodes);
+    policy_->on_prediction_extended(running.job, running.start, old_end);
+  }
+  return corrections;
+}
+
+const Scheduler::RunningJob& Scheduler::running_job(const JobId& id) const {
+  const auto it = running_.find(id);
+  if (it == running_.end()) throw std::invalid_argument("job '" + id + "' is not running");
+  return it->second;
+}
+
+Time Scheduler::prediction_of(const JobId& id) const { return running_job(id).job.prediction; }
+int Scheduler::corrections_of(const JobId& id) const { return running_job(id).corrections; }
 
 void Scheduler::submit(const Job& job) {
   if (waiting_.count(job.id) != 0 || running_.count(job.id) != 0) {
@@ -41,7 +113,8 @@ void Scheduler::submit(const Job& job) {
   if (!job.has_time_limit() && policy_->needs_time_limits()) {
     return reject(job, "has no time limit (walltime), which backfilling needs");
   }
-  const Job& stored = waiting_.emplace(job.id, job).first->second;
+  Job& stored = waiting_.emplace(job.id, job).first->second;
+  stored.prediction = predict(stored);
   const Time now = job.submit_time;
   queue_.insert(std::upper_bound(queue_.begin(), queue_.end(), &stored,
                                  [&](const Job* a, const Job* b) {
@@ -110,6 +183,7 @@ void Scheduler::start(const Job& waiting, Time now, std::vector<Decision>& decis
   waiting_.erase(it);
   const Job& job = running.job;
   running.start = now;
+  running.initial_prediction = job.prediction;
   running.machines = pool_.allocate(job.nodes, options_.allocation);
   running.release = releases_.emplace(planned_end(job, now), job.nodes);
   Decision decision;
@@ -138,13 +212,12 @@ SchedulingView Scheduler::view_at(Time now, const std::vector<const Job*>& queue
   view.free_nodes = pool_.free_count();
   view.queue = &queue;
   view.releases = &releases_;
+  view.backfill_order = options_.backfill_order;
   return view;
 }
 
 const MachineSet& Scheduler::machines_of(const JobId& id) const {
-  const auto it = running_.find(id);
-  if (it == running_.end()) throw std::invalid_argument("job '" + id + "' is not running");
-  return it->second.machines;
+  return running_job(id).machines;
 }
 
 }  // namespace batfill

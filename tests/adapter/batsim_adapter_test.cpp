@@ -203,7 +203,8 @@ TEST(BatsimAdapter, UnknownSchedConfigKeyIsAnError) {
     ADD_FAILURE() << "unknown sched-config key accepted";
   } catch (const ProtocolError& e) {
     EXPECT_STREQ(e.what(), "event 0 (SIMULATION_BEGINS): field 'config.sched-config': unknown "
-                           "key 'foo' (valid: backfill, order, alloc)");
+                           "key 'foo' (valid: backfill, order, alloc, predictor, predictor_options, "
+                           "corrector, backfill_order)");
   }
 }
 

@@ -30,7 +30,8 @@ TEST(OptionsJson, ReadsAnySubsetOfTheKeys) {
 }
 
 TEST(OptionsJson, UnknownKeyNamesItAndTheValidOnes) {
-  EXPECT_EQ(error_of(R"({"foo":1})"), "unknown key 'foo' (valid: backfill, order, alloc)");
+  EXPECT_EQ(error_of(R"({"foo":1})"), "unknown key 'foo' (valid: backfill, order, alloc, predictor, "
+                                     "predictor_options, corrector, backfill_order)");
 }
 
 TEST(OptionsJson, RefusesWhatIsNotAnObjectOfKnownNames) {

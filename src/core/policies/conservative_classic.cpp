@@ -1,7 +1,7 @@
 // Classic conservative backfilling (Feitelson & Weil 1998; Mu'alem & Feitelson 2001; batsched's
 // conservative_bf; docs/semantics.md §2.5).
 //
-// An availability profile holds the running jobs until start + time_limit and ONE persistent
+// An availability profile holds the running jobs until their planned end and ONE persistent
 // reservation per waiting job. A new job gets the earliest slot where it fits for its whole
 // limit around everything already planned (holes may be filled, a slot may end exactly where
 // another begins). After completions, compression takes each waiting job out in queue order and
@@ -49,6 +49,16 @@ class Plan {
     freed_until_ = std::max(freed_until_, it->second.end);
     running_.erase(it);
     compression_due_ = true;
+  }
+
+  // A running job's prediction was corrected: it holds its nodes until `end` now. The plan may
+  // over-commit until compression, as with an overdue job (the real free nodes are checked at
+  // start time).
+  void extend(const Job& job, Time end) {
+    const auto it = running_.find(job.id);
+    if (it == running_.end() || end <= it->second.end) return;
+    profile_.reserve(it->second.end, end, job.nodes);
+    it->second.end = end;
   }
 
   // Brings the plan to `view.now`: compression after completions, then the new jobs. Afterwards
@@ -229,6 +239,10 @@ class ConservativeClassic final : public Policy {
 
   void on_job_finished(const Job& job) override {
     if (plan_) plan_->finish(job);
+  }
+
+  void on_prediction_extended(const Job& job, Time start, Time) override {
+    if (plan_) plan_->extend(job, planned_end(job, start));
   }
 
   // Exact: the slot the next pass would give the job.
