@@ -21,6 +21,7 @@ std::vector<Trigger> triggers_in_pyss_order(const protocol::Message& instant,
   std::vector<std::pair<std::uint64_t, Trigger>> terminations;
   std::size_t next = 0;
   for (const protocol::Event& event : instant.events) {
+    if (std::holds_alternative<protocol::RequestedCall>(event.data)) continue;  // not a trigger
     if (!std::holds_alternative<protocol::JobCompleted>(event.data)) {
       triggers.push_back({&event, false});
       continue;
@@ -40,7 +41,8 @@ std::vector<Trigger> triggers_in_pyss_order(const protocol::Message& instant,
 // A job that reached its planned end (its walltime) is already free in pyss's availability
 // profile before its termination is handled, so those completions all join the instant's first
 // request, and their own passes later find nothing new to do (a pass on an unchanged state
-// starts nothing).
+// starts nothing). pyss corrects predictions before anything else in the second, without a
+// pass of their own, so wake-ups (which carry the corrections) join the first request too.
 void exchange_per_event(const protocol::Message& instant,
                         const std::vector<Completion>& completions,
                         const std::vector<SimulatedJob>& jobs,
@@ -48,6 +50,9 @@ void exchange_per_event(const protocol::Message& instant,
   const std::vector<Trigger> triggers = triggers_in_pyss_order(instant, completions, jobs);
   protocol::Message request;
   request.now = instant.now;
+  for (const protocol::Event& event : instant.events) {
+    if (std::holds_alternative<protocol::RequestedCall>(event.data)) request.events.push_back(event);
+  }
   for (const Trigger& trigger : triggers) {
     if (trigger.at_limit) request.events.push_back(*trigger.event);
   }
@@ -59,6 +64,7 @@ void exchange_per_event(const protocol::Message& instant,
     request.events.clear();
     first = false;
   }
+  if (first && !request.events.empty()) send(request);  // wake-ups alone
 }
 
 }  // namespace batfill::simulator
