@@ -87,9 +87,11 @@ Message BatsimAdapter::exchange(const Message& request) {
   if (finished_) throw ProtocolError("request after SIMULATION_ENDS");
   const Time now = request.now;
   Instant instant = sort_events(request);
-  for (const auto& [where, completed] : instant.completions) complete(*completed, where, now);
-  // Corrections only at the wake-ups asked for them, after the instant's completions.
+  // Corrections only at the wake-ups asked for them, before the completions: a job completing
+  // now was running when its prediction expired (a wake-up may come late, see the stand-in's
+  // per-event batching), and correcting one that ends this very instant changes no plan.
   if (instant.wake_up) scheduler_->correct_predictions(now);
+  for (const auto& [where, completed] : instant.completions) complete(*completed, where, now);
   submit(instant.submissions, now);
   for (const auto& [where, notification] : instant.notifications) notify(*notification, where);
   if (instant.ends) return end(now);
@@ -242,6 +244,11 @@ void BatsimAdapter::complete(const JobCompleted& completed, const EventPosition&
   }
   if (log_.debugging() && completed.job_state != "COMPLETED_SUCCESSFULLY") {
     log_.debug(where.text() + ": " + job() + " ended " + completed.job_state);
+  }
+  if (log_.debugging()) {
+    log_.debug(job() + " completed: predicted " +
+               format_seconds(scheduler_->initial_prediction_of(completed.job_id)) + " s, " +
+               std::to_string(scheduler_->corrections_of(completed.job_id)) + " corrections");
   }
   scheduler_->complete(completed.job_id, now);
   state = JobState::kCompleted;

@@ -71,17 +71,23 @@ Time Scheduler::next_correction_time() const {
   return next;
 }
 
+int Scheduler::correct_until(RunningJob& running, Time now) const {
+  int corrections = 0;
+  while (correction_due(running, now)) {
+    running.job.prediction = corrector_->correct(running.job, running.initial_prediction,
+                                                 running.job.prediction, running.corrections);
+    ++running.corrections;
+    ++corrections;
+  }
+  return corrections;
+}
+
 int Scheduler::correct_predictions(Time now) {
   int corrections = 0;
   for (auto& [id, running] : running_) {
     if (!correction_due(running, now)) continue;
     const Time old_end = planned_end(running.job, running.start);
-    while (correction_due(running, now)) {
-      running.job.prediction = corrector_->correct(running.job, running.initial_prediction,
-                                                   running.job.prediction, running.corrections);
-      ++running.corrections;
-      ++corrections;
-    }
+    corrections += correct_until(running, now);
     releases_.erase(running.release);
     running.release = releases_.emplace(planned_end(running.job, running.start), running.job.nodes);
     policy_->on_prediction_extended(running.job, running.start, old_end);
@@ -96,6 +102,16 @@ const Scheduler::RunningJob& Scheduler::running_job(const JobId& id) const {
 }
 
 Time Scheduler::prediction_of(const JobId& id) const { return running_job(id).job.prediction; }
+Time Scheduler::initial_prediction_of(const JobId& id) const {
+  return running_job(id).initial_prediction;
+}
+Time Scheduler::planned_end_of(const JobId& id, Time now) const {
+  const auto it = running_.find(id);
+  if (it == running_.end()) return kNever;
+  RunningJob corrected = it->second;
+  correct_until(corrected, now);
+  return planned_end(corrected.job, corrected.start);
+}
 int Scheduler::corrections_of(const JobId& id) const { return running_job(id).corrections; }
 
 void Scheduler::submit(const Job& job) {

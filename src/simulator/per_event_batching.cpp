@@ -9,14 +9,15 @@ namespace {
 
 struct Trigger {
   const protocol::Event* event;
-  bool at_limit;  // a completion at the job's walltime
+  bool at_limit;  // a completion at the job's walltime or at its planned end
 };
 
 // pyss's order: submissions (and other events) first, then terminations in the order the jobs
 // started.
-std::vector<Trigger> triggers_in_pyss_order(const protocol::Message& instant,
-                                            const std::vector<Completion>& completions,
-                                            const std::vector<SimulatedJob>& jobs) {
+std::vector<Trigger> triggers_in_pyss_order(
+    const protocol::Message& instant, const std::vector<Completion>& completions,
+    const std::vector<SimulatedJob>& jobs,
+    const std::function<Time(const std::string&)>& planned_end) {
   std::vector<Trigger> triggers;
   std::vector<std::pair<std::uint64_t, Trigger>> terminations;
   std::size_t next = 0;
@@ -27,8 +28,10 @@ std::vector<Trigger> triggers_in_pyss_order(const protocol::Message& instant,
       continue;
     }
     const Completion& completion = completions[next++];
-    terminations.push_back({jobs[completion.job].start_order,
-                            {&event, completion.state == FinalState::kCompletedWalltimeReached}});
+    const SimulatedJob& job = jobs[completion.job];
+    const bool at_limit = completion.state == FinalState::kCompletedWalltimeReached ||
+                          (planned_end && completion.time >= planned_end(job.batsim_id));
+    terminations.push_back({job.start_order, {&event, at_limit}});
   }
   std::sort(terminations.begin(), terminations.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -38,7 +41,7 @@ std::vector<Trigger> triggers_in_pyss_order(const protocol::Message& instant,
 
 }  // namespace
 
-// A job that reached its planned end (its walltime) is already free in pyss's availability
+// A job that reached its planned end (its walltime, or its predicted end) is already free in pyss's availability
 // profile before its termination is handled, so those completions all join the instant's first
 // request, and their own passes later find nothing new to do (a pass on an unchanged state
 // starts nothing). pyss corrects predictions before anything else in the second, without a
@@ -46,8 +49,10 @@ std::vector<Trigger> triggers_in_pyss_order(const protocol::Message& instant,
 void exchange_per_event(const protocol::Message& instant,
                         const std::vector<Completion>& completions,
                         const std::vector<SimulatedJob>& jobs,
-                        const std::function<void(const protocol::Message&)>& send) {
-  const std::vector<Trigger> triggers = triggers_in_pyss_order(instant, completions, jobs);
+                        const std::function<void(const protocol::Message&)>& send,
+                        const std::function<Time(const std::string&)>& planned_end) {
+  const std::vector<Trigger> triggers =
+      triggers_in_pyss_order(instant, completions, jobs, planned_end);
   protocol::Message request;
   request.now = instant.now;
   for (const protocol::Event& event : instant.events) {

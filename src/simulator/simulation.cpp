@@ -60,8 +60,10 @@ class BatsimStandIn {
         continue;
       }
       if (options_.batching == EventBatching::kPerEvent) {
-        exchange_per_event(request, ended_now_, jobs_,
-                           [&](const protocol::Message& one) { apply_reply(exchange(one)); });
+        exchange_per_event(
+            request, ended_now_, jobs_,
+            [&](const protocol::Message& one) { apply_reply(exchange(one)); },
+            [&](const std::string& id) { return decision_process_.planned_end(id, last_now_); });
       } else {
         apply_reply(exchange(request));
       }

@@ -10,8 +10,6 @@
 //      free their machines like finished ones);
 //   2. every JOB_SUBMITTED, in job-id order (w0!9 before w0!10), never message order, each with
 //      submit_time = the request's `now`;
-//   2a. at a REQUESTED_CALL, corrections of the running jobs that outlived their predictions
-//      (after the completions, before the submissions; docs/semantics.md §2.9);
 //   3. NOTIFY event_machine_unavailable / event_machine_available;
 //   4. one scheduling pass at `now`, then a CALL_ME_LATER if a prediction expires later;
 // then QUERY estimate_waiting_time is answered from the state after the pass. The reply echoes
@@ -53,6 +51,10 @@ class BatsimAdapter : public protocol::DecisionProcess {
   // std::logic_error if jobs would wait forever on an idle machine (a core bug that would
   // otherwise deadlock Batsim). Every RejectJob of the reply carries the core's reason.
   protocol::Message exchange(const protocol::Message& request) override;
+
+  Time planned_end(const std::string& job_id, Time now) const override {
+    return scheduler_ ? scheduler_->planned_end_of(job_id, now) : kNever;
+  }
 
   // SIMULATION_ENDS has been answered: no further request is valid.
   bool finished() const { return finished_; }

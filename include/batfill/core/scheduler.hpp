@@ -55,8 +55,13 @@ class Scheduler {
   // prediction expires is not corrected: its completion is due. Returns how many corrections.
   int correct_predictions(Time now);
 
-  // The current prediction and the correction count of a running job (throws if not running).
+  // The current and initial predictions and the correction count of a running job (throws if
+  // not running).
   Time prediction_of(const JobId& id) const;
+  Time initial_prediction_of(const JobId& id) const;
+  // When a running job is planned to end once the corrections due by `now` are made (what the
+  // next correct_predictions(now) would give it); kNever for a job not running.
+  Time planned_end_of(const JobId& id, Time now) const;
   int corrections_of(const JobId& id) const;
 
   // When `job` (not yet submitted) would start if submitted now: Batsim's
@@ -91,6 +96,8 @@ class Scheduler {
   void start(const Job& waiting, Time now, std::vector<Decision>& decisions);
   Time predict(const Job& job);
   bool correction_due(const RunningJob& running, Time now) const;
+  // Applies the corrector while a correction is due by `now`; returns how many it made.
+  int correct_until(RunningJob& running, Time now) const;
   const RunningJob& running_job(const JobId& id) const;
 
   std::unique_ptr<Policy> policy_;
