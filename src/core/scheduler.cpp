@@ -32,15 +32,27 @@ void Scheduler::complete(const JobId& id, Time now) {
   pool_.release(it->second.machines);
   releases_.erase(it->second.release);
   const Job job = std::move(it->second.job);
-  const Time runtime = now - it->second.start;
+  to_learn_.push_back({now, it->second.start_sequence, job, now - it->second.start});
   running_.erase(it);
-  predictor_->learn(job, runtime, now);
   policy_->on_job_finished(job);
+}
+
+void Scheduler::learn_completions_before(Time now) {
+  const auto learned = std::partition(to_learn_.begin(), to_learn_.end(),
+                                      [now](const Completed& done) { return done.end < now; });
+  std::sort(to_learn_.begin(), learned, [](const Completed& a, const Completed& b) {
+    return a.end != b.end ? a.end < b.end : a.start_sequence < b.start_sequence;
+  });
+  for (auto done = to_learn_.begin(); done != learned; ++done) {
+    predictor_->learn(done->job, done->runtime, done->end);
+  }
+  to_learn_.erase(to_learn_.begin(), learned);
 }
 
 // The prediction planning uses from submission on; policies that plan with walltimes get the
 // walltime whatever the predictor.
 Time Scheduler::predict(const Job& job) {
+  learn_completions_before(job.submit_time);
   if (!policy_->plans_with_predictions()) return job.time_limit;
   std::vector<RunningJobInfo> running;
   if (predictor_->uses_running_jobs()) {
@@ -200,6 +212,7 @@ void Scheduler::start(const Job& waiting, Time now, std::vector<Decision>& decis
   const Job& job = running.job;
   running.start = now;
   running.initial_prediction = job.prediction;
+  running.start_sequence = started_count_++;
   running.machines = pool_.allocate(job.nodes, options_.allocation);
   running.release = releases_.emplace(planned_end(job, now), job.nodes);
   Decision decision;

@@ -91,8 +91,9 @@ TEST(Correctors, DoublingIsNotCapped) {
   EXPECT_EQ(make_corrector("doubling")->correct(job("a", 1, 150), s(100), s(100), 0), s(200));
 }
 
-// User 1's jobs x and y complete after 10 s and 20 s, so a's prediction is (10 + 20) / 2 = 15 s.
-// a starts at 30 on the whole machine: its prediction expires at 30 + 15 = 45.
+// User 1's jobs x and y complete after 10 s and 20 s (at 10 and 30), so a, submitted at 40 (a
+// submission does not see completions of its own instant), is predicted (10 + 20) / 2 = 15 s.
+// a starts at 40 on the whole machine: its prediction expires at 40 + 15 = 55.
 SchedulerOptions tsafrir_with(const std::string& corrector) {
   SchedulerOptions options;
   options.predictor = "tsafrir";
@@ -103,16 +104,17 @@ SchedulerOptions tsafrir_with(const std::string& corrector) {
 void run_history(Scheduler& scheduler) {
   run_instant(scheduler, 0, {}, {job("x", 10, 100, 1)});
   run_instant(scheduler, s(10), {"x"}, {job("y", 10, 100, 1, s(10))});
-  run_instant(scheduler, s(30), {"y"}, {job("a", 10, 100, 1, s(30))});
+  run_instant(scheduler, s(30), {"y"}, {});
+  run_instant(scheduler, s(40), {}, {job("a", 10, 100, 1, s(40))});
 }
 
 TEST(Corrections, ReqtimePlansTheJobUntilItsWalltime) {
   Scheduler scheduler(10, make_policy("easy-classic"), tsafrir_with("reqtime"));
   run_history(scheduler);
   EXPECT_EQ(scheduler.prediction_of("a"), s(15));
-  EXPECT_EQ(scheduler.next_correction_time(), s(45));
-  EXPECT_EQ(scheduler.correct_predictions(s(44)), 0);
-  EXPECT_EQ(scheduler.correct_predictions(s(45)), 1);
+  EXPECT_EQ(scheduler.next_correction_time(), s(55));
+  EXPECT_EQ(scheduler.correct_predictions(s(54)), 0);
+  EXPECT_EQ(scheduler.correct_predictions(s(55)), 1);
   EXPECT_EQ(scheduler.prediction_of("a"), s(100));
   EXPECT_EQ(scheduler.corrections_of("a"), 1);
   EXPECT_EQ(scheduler.next_correction_time(), kNever);  // planned until its walltime
@@ -121,11 +123,11 @@ TEST(Corrections, ReqtimePlansTheJobUntilItsWalltime) {
 TEST(Corrections, TsafrirCatchesUpWithEveryExpiredStep) {
   Scheduler scheduler(10, make_policy("easy-classic"), tsafrir_with("tsafrir"));
   run_history(scheduler);
-  // At 45: 15 + 60 = 75 s, expiring at 30 + 75 = 105.
-  EXPECT_EQ(scheduler.correct_predictions(s(45)), 1);
+  // At 55: 15 + 60 = 75 s, expiring at 40 + 75 = 115.
+  EXPECT_EQ(scheduler.correct_predictions(s(55)), 1);
   EXPECT_EQ(scheduler.prediction_of("a"), s(75));
-  EXPECT_EQ(scheduler.next_correction_time(), s(105));
-  // At 200 (no wake-up at 105): min(15 + 300, 100) = 100, the walltime; no further step.
+  EXPECT_EQ(scheduler.next_correction_time(), s(115));
+  // At 200 (no wake-up at 115): min(15 + 300, 100) = 100, the walltime; no further step.
   EXPECT_EQ(scheduler.correct_predictions(s(200)), 1);
   EXPECT_EQ(scheduler.prediction_of("a"), s(100));
   EXPECT_EQ(scheduler.corrections_of("a"), 2);
@@ -136,6 +138,7 @@ TEST(Corrections, NoneWithoutACorrectorOrWithAKnownRuntime) {
   run_history(plain);
   EXPECT_EQ(plain.next_correction_time(), kNever);
   EXPECT_EQ(plain.correct_predictions(s(90)), 0);
+  EXPECT_EQ(plain.prediction_of("a"), s(15));
   // Clairvoyant: the prediction is the runtime, so the job completes when it expires.
   SchedulerOptions options;
   options.predictor = "clairvoyant";

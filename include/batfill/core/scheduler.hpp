@@ -4,6 +4,7 @@
 // Plain C++ with no I/O: the embedded simulator and the Batsim protocol layer feed it events
 // and turn its decisions into EXECUTE_JOB / REJECT_JOB.
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -84,6 +85,7 @@ class Scheduler {
     Time start = 0;
     Time initial_prediction = 0;
     int corrections = 0;
+    std::uint64_t start_sequence = 0;  // how many jobs started before it
     MachineSet machines;
     PlannedReleases::iterator release;
   };
@@ -95,6 +97,8 @@ class Scheduler {
   void remove_from_queue(const std::vector<const Job*>& started);
   void start(const Job& waiting, Time now, std::vector<Decision>& decisions);
   Time predict(const Job& job);
+  // Hands the predictor the completions before `now`, by end time, then start order.
+  void learn_completions_before(Time now);
   bool correction_due(const RunningJob& running, Time now) const;
   // Applies the corrector while a correction is due by `now`; returns how many it made.
   int correct_until(RunningJob& running, Time now) const;
@@ -104,6 +108,16 @@ class Scheduler {
   SchedulerOptions options_;
   std::unique_ptr<Predictor> predictor_;
   std::unique_ptr<Corrector> corrector_;  // null: none
+  // Completions not yet learned from: a job submitted in the same instant does not see them, as
+  // in pyss, where submissions come before terminations (docs/semantics.md §2.9).
+  struct Completed {
+    Time end;
+    std::uint64_t start_sequence;
+    Job job;
+    Time runtime;
+  };
+  std::vector<Completed> to_learn_;
+  std::uint64_t started_count_ = 0;
   MachinePool pool_;
   std::unordered_map<JobId, Job> waiting_;  // owns the queued jobs; queue_ points into it
   std::vector<const Job*> queue_;           // in queue order
