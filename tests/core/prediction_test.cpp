@@ -61,6 +61,30 @@ TEST(Predictors, TsafrirAveragesTheUsersLastTwoCompletedRuntimes) {
   EXPECT_EQ(predictor->predict(job("g", 1, 1000, -1), s(520), {}), s(1000));
 }
 
+// The published KTH-SP2 run of the learned predictor (EASY++, reqtime corrector), jobs 1-6: its
+// output field 18 gives 1, 3468, 3675, 3833, 2832, 5384 s. The calls replay that schedule:
+// submit times, users, nodes and walltimes are the trace's; starts and ends the published ones
+// (job 2 runs 327952-337334, job 3 337334-337511, job 4 337511-337651, job 5 from 508960).
+TEST(Predictors, SgdReproducesThePublishedKthPredictions) {
+  auto predictor = make_predictor("sgd");
+  const auto user_job = [](const std::string& id, int user, int nodes, int limit, int submit) {
+    return job(id, nodes, limit, user, s(submit));
+  };
+  const Job j1 = user_job("1", 1, 56, 210000, 0), j2 = user_job("2", 2, 80, 14400, 327952),
+            j3 = user_job("3", 2, 84, 14400, 327998), j4 = user_job("4", 3, 80, 14400, 333654),
+            j5 = user_job("5", 4, 16, 53400, 508960), j6 = user_job("6", 5, 5, 48000, 534471);
+  EXPECT_EQ(predictor->predict(j1, s(0), {}), s(1));  // zero weights: max(1, |0|)
+  predictor->learn(j1, s(97225), s(97225));
+  EXPECT_EQ(predictor->predict(j2, s(327952), {}), s(3468));
+  EXPECT_EQ(predictor->predict(j3, s(327998), {{&j2, s(327952)}}), s(3675));
+  EXPECT_EQ(predictor->predict(j4, s(333654), {{&j2, s(327952)}}), s(3833));
+  predictor->learn(j2, s(9382), s(337334));
+  predictor->learn(j3, s(177), s(337511));
+  predictor->learn(j4, s(140), s(337651));
+  EXPECT_EQ(predictor->predict(j5, s(508960), {}), s(2832));
+  EXPECT_EQ(predictor->predict(j6, s(534471), {{&j5, s(508960)}}), s(5384));
+}
+
 TEST(Predictors, UnknownNamesAndOptionsAreErrors) {
   EXPECT_THROW(make_predictor("oracle"), std::invalid_argument);
   EXPECT_THROW(make_predictor("tsafrir", {{"eta", "1"}}), std::invalid_argument);

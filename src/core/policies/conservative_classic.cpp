@@ -51,14 +51,15 @@ class Plan {
     compression_due_ = true;
   }
 
-  // A running job's prediction was corrected: it holds its nodes until `end` now. The plan may
-  // over-commit until compression, as with an overdue job (the real free nodes are checked at
-  // start time).
+  // A running job's prediction was corrected: it holds its nodes until `end` now, which may
+  // overlap reservations. So the next catch_up plans every waiting job again, in queue order
+  // (docs/semantics.md §2.9): the one case where a reservation may move later.
   void extend(const Job& job, Time end) {
     const auto it = running_.find(job.id);
     if (it == running_.end() || end <= it->second.end) return;
     profile_.reserve(it->second.end, end, job.nodes);
     it->second.end = end;
+    replan_due_ = true;
   }
 
   // Brings the plan to `view.now`: compression after completions, then the new jobs. Afterwards
@@ -68,7 +69,15 @@ class Plan {
     freed_.forget_before(view.now);
     if (freed_until_ > view.now) freed_.record(view.now);
     freed_until_ = view.now;
-    const bool new_jobs = follow(*view.queue);
+    bool new_jobs = follow(*view.queue);
+    if (replan_due_) {
+      for (Waiting& waiting : waiting_) {
+        if (waiting.planned) take_out(*waiting.job, waiting.slot);
+        waiting.planned = false;
+      }
+      new_jobs = !waiting_.empty();
+      replan_due_ = false;
+    }
     if (compression_due_) {
       for (Waiting& waiting : waiting_) {
         if (waiting.planned) compress(*waiting.job, waiting.slot, view.now);
@@ -214,6 +223,7 @@ class Plan {
   FreedCapacityLog freed_;
   Time freed_until_ = 0;  // end of what completions since the last instant gave back
   bool compression_due_ = false;
+  bool replan_due_ = false;  // a running job was extended by a correction
 };
 
 class ConservativeClassic final : public Policy {
