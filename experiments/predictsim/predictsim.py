@@ -12,6 +12,8 @@ Subcommands (python3 standard library only):
   row REF.swf.gz JOBS.csv LOG OUT.json
       one row of the predictions table: per-job waits, initial predictions (field 18) and
       under-prediction counts (field 17) against batfill's (from its --verbosity debug LOG).
+  bsld JOBS.csv OUT.json
+      mean bounded slowdown of a batfill run (rows without a published per-job file).
   firstdiff REF.swf.gz JOBS.csv [N]
       reconstructs the situation at the first N jobs (by submission) whose wait differs.
 """
@@ -181,6 +183,14 @@ def cmd_row(ref_path, csv_path, log_path, out_path):
     print(json.dumps(summary))
 
 
+def cmd_bsld(csv_path, out_path):
+    done = [b for b in read_batfill(csv_path).values() if not b["rejected"]]
+    summary = dict(jobs=len(done), bsld_batfill=sum(bsld(b["wait"], b["run"]) for b in done) / len(done))
+    with open(out_path, "w") as f:
+        json.dump(summary, f, indent=1)
+    print(json.dumps(summary))
+
+
 def compare(ref_path, csv_path):
     maxprocs, ref = read_reference(ref_path)
     bf = read_batfill(csv_path)
@@ -308,6 +318,8 @@ def main():
         cmd_compare(*sys.argv[2:5])
     elif cmd == "models":
         cmd_models(*sys.argv[2:])
+    elif cmd == "bsld":
+        cmd_bsld(*sys.argv[2:4])
     elif cmd == "row":
         cmd_row(*sys.argv[2:6])
     elif cmd == "firstdiff":
