@@ -366,9 +366,10 @@ void BatsimAdapter::answer(const std::vector<const EstimateWaitingTimeQuery*>& q
   }
 }
 
-// batfill never asks for a wake-up: with its policies decisions only change at events. So a
-// queue that waits while nothing runs is only safe if some machines are unavailable and an
-// external event may still bring them back; otherwise Batsim would deadlock.
+// batfill asks for wake-ups only for corrections, and those only concern running jobs: with
+// its policies decisions otherwise change only at events. So a queue that waits while nothing
+// runs is only safe if some machines are unavailable and an external event may still bring
+// them back; otherwise Batsim would deadlock.
 void BatsimAdapter::check_liveness() const {
   if (scheduler_->waiting_count() == 0 || scheduler_->running_count() != 0) return;
   const std::string waiting = std::to_string(scheduler_->waiting_count()) + " jobs wait";

@@ -55,7 +55,7 @@ PredictorOptions predictor_options_of(const rapidjson::Value& object) {
     if (member.value.IsString()) {
       options[key] = member.value.GetString();
     } else if (member.value.IsNumber()) {
-      rapidjson::StringBuffer text;  // the number as written, without rounding
+      rapidjson::StringBuffer text;  // the shortest text that reads back as the same number
       rapidjson::Writer<rapidjson::StringBuffer> writer(text);
       member.value.Accept(writer);
       options[key] = text.GetString();
