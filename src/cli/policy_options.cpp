@@ -77,8 +77,6 @@ PredictionNames prediction_names(const po::variables_map& values) {
 void apply_prediction(const PredictionNames& names, SchedulerOptions& options) {
   if (!names.predictor.empty()) options.predictor = find_predictor(names.predictor).name;
   if (names.predictor_options) options.predictor_options = *names.predictor_options;
-  // Options are checked now, not at the first submission.
-  make_predictor(options.predictor, options.predictor_options);
   if (!names.corrector.empty()) options.corrector = adapter::corrector_setting(names.corrector);
   if (!names.backfill_order.empty()) {
     options.backfill_order = parse_backfill_order(names.backfill_order);
@@ -165,6 +163,9 @@ PolicyChoice resolve_policy_choice(const po::variables_map& values,
   if (!order.empty()) choice.scheduler.order = parse_queue_order(order);
   if (!alloc.empty()) choice.scheduler.allocation = parse_allocation_rule(alloc);
   apply_prediction(prediction, choice.scheduler);
+  // A scheduler built now checks the combination (predictor options, sjbf with the policy)
+  // before any simulation starts or any Batsim connects.
+  Scheduler(1, make_policy(choice.policy), choice.scheduler);
   choice.verbosity = default_verbosity;
   if (values.count("verbosity")) {
     const std::string level = values["verbosity"].as<std::string>();
