@@ -86,8 +86,11 @@ Time Scheduler::next_correction_time() const {
 int Scheduler::correct_until(RunningJob& running, Time now) const {
   int corrections = 0;
   while (correction_due(running, now)) {
-    running.job.prediction = corrector_->correct(running.job, running.initial_prediction,
-                                                 running.job.prediction, running.corrections);
+    const Time next = corrector_->correct(running.job, running.initial_prediction,
+                                          running.job.prediction, running.corrections);
+    // A correction that would not extend the prediction (doubling a zero prediction) plans the
+    // job until its walltime instead, so that corrections always end.
+    running.job.prediction = next > running.job.prediction ? next : running.job.time_limit;
     ++running.corrections;
     ++corrections;
   }

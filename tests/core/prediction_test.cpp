@@ -175,6 +175,20 @@ TEST(Corrections, NoneWithoutACorrectorOrWithAKnownRuntime) {
   EXPECT_EQ(clairvoyant.correct_predictions(s(40)), 0);
 }
 
+// A zero prediction (user 2's two jobs ran 0 s) that doubling cannot extend: the walltime.
+TEST(Corrections, ACorrectionThatWouldNotExtendGivesTheWalltime) {
+  SchedulerOptions options = tsafrir_with("doubling");
+  Scheduler scheduler(10, make_policy("easy-classic"), options);
+  run_instant(scheduler, 0, {}, {job("x", 10, 100, 2)});
+  run_instant(scheduler, 0, {"x"}, {});
+  run_instant(scheduler, s(1), {}, {job("y", 10, 100, 2, s(1))});
+  run_instant(scheduler, s(1), {"y"}, {});
+  run_instant(scheduler, s(2), {}, {job("a", 10, 100, 2, s(2))});
+  EXPECT_EQ(scheduler.prediction_of("a"), 0);
+  EXPECT_EQ(scheduler.correct_predictions(s(2)), 1);
+  EXPECT_EQ(scheduler.prediction_of("a"), s(100));
+}
+
 // 10 nodes; r runs on 6 nodes, walltime 100 s, actual runtime 50 s. Head h needs all 10; c
 // (id i, 4 nodes, 60 s; queued after h) fits in the 4 free nodes now.
 // - requested: h's shadow time is r's walltime end, 100; c ends at 60 <= 100: backfilled.
