@@ -36,7 +36,7 @@ const char* const kVersion = "batfill 0.1.0";
 const char* const kUsage =
     "usage: batfill simulate WORKLOAD [options]   replay a workload on the embedded simulator\n"
     "       batfill serve [options]               run as a Batsim scheduler (ZeroMQ)\n"
-    "       batfill policies                      list the scheduling policies\n"
+    "       batfill policies                      list the policies, predictors and correctors\n"
     "       batfill --version\n"
     "Run 'batfill simulate --help' or 'batfill serve --help' for their options.\n";
 
