@@ -28,6 +28,7 @@ constexpr int kRunTime = 4;
 constexpr int kAllocatedProcessors = 5;
 constexpr int kRequestedProcessors = 8;
 constexpr int kRequestedTime = 9;
+constexpr int kUserId = 12;
 
 struct MachineHeader {
   std::optional<int> max_procs;
@@ -175,6 +176,7 @@ class SwfReader {
                                ", so there is nothing to replay");
     } else {
       job.profile = delay_profiles_.use(*runtime);
+      job.job.runtime = *runtime;
     }
 
     const bool requested_known = number_[kRequestedProcessors] >= 0;
@@ -187,6 +189,10 @@ class SwfReader {
                                (requested_known ? "" : " and field 8 is missing"));
     } else {
       job.job.nodes = *nodes;
+    }
+    // The user, for predictors that learn per user (docs/semantics.md §2.9); -1 stays unknown.
+    if (const std::optional<int> user = detail::whole_int(number_[kUserId]); user && *user >= 0) {
+      job.job.user = *user;
     }
 
     const double requested_time = number_[kRequestedTime];
