@@ -11,13 +11,15 @@ def main():
         rows = list(csv.DictReader(f))
     lines = ["# Published vs reproduced", "",
              "DR_EVT's table (the spec: `drevt-huge_2000jobs.csv` on 400 nodes, makespan) and predictsim's",
-             "SC'15 pyss FCFS+EASY rows (inputs rebuilt from `predictsim/reference/`, mean bounded slowdown,",
+             "SC'15 pyss rows (inputs rebuilt from each row's schedule in `predictsim/reference/`, mean bounded slowdown,",
              "tau = 10 s). Makespans must match to the second, slowdowns to the 4 published decimals.", "",
              "| trace | policy | options | metric | published | reproduced | match |", "|---|---|---|---|---|---|---|"]
     ok = True
     for item in spec.split(";"):
         trace, policy, options, metric, published = item.split(",")
-        row = next(r for r in rows if r["trace"] == trace and r["policy"] == policy)
+        wanted = options.split()
+        row = next(r for r in rows if r["trace"] == trace and r["policy"] == policy
+                   and r["options"].split() == wanted)
         value = float(row[metric])
         if metric == "makespan":
             match = round(value) == round(float(published))
