@@ -96,6 +96,7 @@ TEST(Combinations, EveryPolicyWithEveryOrderRuns) {
       ASSERT_EQ(result.exit_code, 0) << policy << " " << order << "\n" << result.output;
       const auto rows = cli_testing::read_csv(prefix + "_jobs.csv");
       EXPECT_EQ(rows.size(), 2000u) << policy << " " << order;
+      cli_testing::expect_valid_schedule(prefix + "_jobs.csv", "--nodes 400");
       for (const auto& row : rows) {
         EXPECT_NE(row.at("final_state"), "REJECTED") << policy << " " << order;
       }

@@ -75,6 +75,7 @@ class BatsimAdapter : public protocol::DecisionProcess {
     bool ends = false;
   };
 
+  void check_clock(Time now);
   Instant sort_events(const protocol::Message& request);
   void sort_event(const EventPosition& where, Instant& instant);
   void begin(const protocol::SimulationBegins& begins, const EventPosition& where);
@@ -102,6 +103,7 @@ class BatsimAdapter : public protocol::DecisionProcess {
   std::unordered_map<std::string_view, JobState*> active_;
   bool no_more_external_events_ = false;
   bool finished_ = false;
+  Time last_now_ = 0;  // the latest request's `now`
 };
 
 }  // namespace batfill::adapter
