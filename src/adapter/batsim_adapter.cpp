@@ -140,7 +140,7 @@ void BatsimAdapter::begin(const SimulationBegins& begins, const EventPosition& w
 }
 
 // Allocations are Batsim resource ids: the table comes from the ids Batsim gives, never from
-// the order of the names (docs/protocol.md, Quirks).
+// the order of the names (docs/protocol.md §5, resource ids).
 void BatsimAdapter::read_machines(const SimulationBegins& begins, const EventPosition& where,
                                   MachineSet& unavailable) {
   const int machines = begins.nb_compute_resources;

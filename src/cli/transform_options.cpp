@@ -23,7 +23,7 @@ std::string number_text(double value) {
 }  // namespace
 
 po::options_description transform_options_description() {
-  po::options_description options("workload transformations (docs/semantics.md 5.8)");
+  po::options_description options("workload transformations (docs/semantics.md §5.8)");
   options.add_options()
       ("load-factor", po::value<double>()->default_value(1, "1"),
        "multiply the load: inter-arrival times are divided by F")

@@ -514,7 +514,7 @@ struct DataWriter {
   }
   void operator()(const BatsimAnswer& e) const { write_raw_object(w, e.data_json, "ANSWER data"); }
   void operator()(const SimulationEnds&) const { empty(); }
-  // Decisions: exactly the members Batsim accepts (docs/protocol.md, Decisions); a
+  // Decisions: exactly the members Batsim accepts (docs/protocol.md §4.1, §5); a
   // RejectJob's reason stays in the process.
   void operator()(const ExecuteJob& e) const {
     if (e.alloc.empty()) {

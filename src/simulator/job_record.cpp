@@ -15,6 +15,13 @@ std::string to_string(FinalState state) {
   return "REJECTED";
 }
 
+JobRecord record_of(const workload::WorkloadJob& job) {
+  JobRecord record;
+  record.job = job.job;
+  record.profile = job.profile;
+  return record;
+}
+
 ScheduleMetrics compute_metrics(const std::vector<JobRecord>& jobs, int machine_count) {
   ScheduleMetrics m;
   m.machine_count = machine_count;
@@ -23,7 +30,7 @@ ScheduleMetrics compute_metrics(const std::vector<JobRecord>& jobs, int machine_
   m.first_submit = std::numeric_limits<Time>::max();
   double sum_wait = 0, sum_turnaround = 0, sum_slowdown = 0, sum_bounded = 0;
   for (const JobRecord& job : jobs) {
-    m.first_submit = std::min(m.first_submit, job.submit_time);
+    m.first_submit = std::min(m.first_submit, job.job.submit_time);
     if (!job.executed()) {
       ++m.jobs_rejected;
       continue;
@@ -39,7 +46,9 @@ ScheduleMetrics compute_metrics(const std::vector<JobRecord>& jobs, int machine_
     m.busy_node_seconds += run * batfill::machine_count(job.machines);
     sum_wait += wait;
     sum_turnaround += turnaround;
-    const double slowdown = run > 0 ? turnaround / run : (turnaround > 0 ? std::numeric_limits<double>::infinity() : 1.0);
+    const double slowdown = run > 0          ? turnaround / run
+                            : turnaround > 0 ? std::numeric_limits<double>::infinity()
+                                             : 1.0;
     sum_slowdown += slowdown;
     sum_bounded += std::max(1.0, turnaround / std::max(run, 10.0));
     m.max_waiting_time = std::max(m.max_waiting_time, wait);

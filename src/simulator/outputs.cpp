@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <regex>
@@ -68,17 +69,17 @@ void write_jobs_csv(std::ostream& out, const std::vector<JobRecord>& jobs) {
   std::string rows;
   rows.reserve(kWriteBlock + 1024);
   for (const JobRecord& job : jobs) {
-    rows += job.job_name;
+    rows += job.job.id;
     rows += ',';
     rows += job.workload_name;
     rows += ',';
     rows += job.profile;
     rows += ',';
-    append_seconds(rows, job.submit_time);
+    append_seconds(rows, job.job.submit_time);
     rows += ',';
-    append_int(rows, job.requested_nodes);
+    append_int(rows, job.job.nodes);
     rows += ',';
-    append_time_or_none(rows, job.requested_time);
+    append_time_or_none(rows, job.job.time_limit);
     rows += job.state == FinalState::kCompletedSuccessfully ? ",1," : ",0,";
     rows += to_string(job.state);
     rows += ',';
@@ -86,10 +87,12 @@ void write_jobs_csv(std::ostream& out, const std::vector<JobRecord>& jobs) {
       const Time execution = job.execution_time();
       const Time turnaround = job.turnaround_time();
       // A zero-length job keeps its exact length 0 (Batsim itself would stretch it to 1e-5 s).
-      const double stretch = execution > 0 ? static_cast<double>(turnaround) / static_cast<double>(execution)
-                             : turnaround > 0 ? INFINITY
-                                              : 1.0;
-      for (const Time t : {job.start_time, execution, job.finish_time, job.waiting_time(), turnaround}) {
+      const double stretch =
+          execution > 0    ? static_cast<double>(turnaround) / static_cast<double>(execution)
+          : turnaround > 0 ? INFINITY
+                           : 1.0;
+      for (const Time t :
+           {job.start_time, execution, job.finish_time, job.waiting_time(), turnaround}) {
         append_seconds(rows, t);
         rows += ',';
       }
@@ -187,6 +190,10 @@ void write_summary(std::ostream& out, const std::vector<JobRecord>& jobs,
 
 void write_output_files(const std::string& prefix, const std::vector<JobRecord>& jobs,
                         const ScheduleMetrics& metrics, const RunInfo& run) {
+  // Like Batsim's export prefix, a prefix in a directory that does not exist yet creates it.
+  const std::filesystem::path directory = std::filesystem::path(prefix).parent_path();
+  std::error_code error;
+  if (!directory.empty()) std::filesystem::create_directories(directory, error);
   auto open = [](const std::string& path) {
     std::ofstream file(path);
     if (!file) throw std::runtime_error("cannot write output file '" + path + "'");

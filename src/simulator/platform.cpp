@@ -1,9 +1,5 @@
 #include "platform.hpp"
 
-#include <unistd.h>
-
-#include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <stdexcept>
 
@@ -12,23 +8,33 @@ namespace {
 
 namespace sg4 = simgrid::s4u;
 
-// A homogeneous cluster written as a SimGrid platform file, so the same loading path serves both
-// cases. Link figures only matter for parallel profiles with communications.
-std::string write_cluster_platform(int nodes) {
-  char path[] = "/tmp/batfill-cluster-XXXXXX.xml";
-  const int fd = mkstemps(path, 4);
-  if (fd < 0) throw std::runtime_error("cannot create a temporary platform file in /tmp");
-  close(fd);
-  std::ofstream file(path);
-  file << "<?xml version='1.0'?>\n"
-          "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-          "<platform version=\"4.1\">\n"
-          "  <cluster id=\"batfill_cluster\" prefix=\"node\" suffix=\"\" radical=\"0-"
-       << nodes - 1
-       << "\" speed=\"1Gf\" bw=\"10GBps\" lat=\"1us\" loopback_bw=\"100GBps\" loopback_lat=\"0\"/>\n"
-          "</platform>\n";
-  if (!file.flush()) throw std::runtime_error(std::string("cannot write ") + path);
-  return path;
+// The homogeneous cluster, built as SimGrid builds a flat XML <cluster id="batfill_cluster"
+// prefix="node" radical="0-(n-1)" speed="1Gf" bw="10GBps" lat="1us" loopback_bw="100GBps"
+// loopback_lat="0"/>: a star of split-duplex private links with a loopback per host, no
+// backbone. Link figures only matter for parallel profiles with communications.
+std::vector<sg4::Host*> build_cluster(int nodes) {
+  sg4::NetZone* zone = sg4::create_star_zone("batfill_cluster");
+  std::vector<sg4::Host*> hosts;
+  for (int id = 0; id < nodes; ++id) {
+    sg4::Host* host = zone->create_host("node" + std::to_string(id), 1e9)->seal();
+    const std::string link_name = "batfill_cluster_link_" + std::to_string(id);
+    const sg4::Link* loopback = zone->create_link(link_name + "_loopback", 100e9)
+                                    ->set_sharing_policy(sg4::Link::SharingPolicy::FATPIPE)
+                                    ->set_latency(0)
+                                    ->seal();
+    zone->add_route(host->get_netpoint(), host->get_netpoint(), nullptr, nullptr,
+                    {sg4::LinkInRoute(loopback)});
+    const sg4::Link* link =
+        zone->create_split_duplex_link(link_name, 10e9)->set_latency(1e-6)->seal();
+    // From the host to any other: its link up; the symmetrical route comes back down it.
+    zone->add_route(host->get_netpoint(), nullptr, nullptr, nullptr,
+                    {sg4::LinkInRoute(link, sg4::LinkInRoute::Direction::UP)}, true);
+    hosts.push_back(host);
+  }
+  // The router SimGrid adds to every flat cluster, so that the platform is the same.
+  zone->add_route(zone->create_router("nodebatfill_cluster_router"), nullptr, nullptr, nullptr, {});
+  zone->seal();
+  return hosts;
 }
 
 bool has_role(const sg4::Host* host, const std::string& role) {
@@ -47,12 +53,7 @@ Platform load_platform(simgrid::s4u::Engine& engine, const workload::Workload& w
       throw std::runtime_error("no machine size for '" + workload.path +
                                "': give --nodes N or --platform FILE (the workload names none)");
     }
-    const std::string file = write_cluster_platform(*nodes);
-    engine.load_platform(file);
-    std::remove(file.c_str());
-    for (int id = 0; id < *nodes; ++id) {
-      platform.compute_hosts.push_back(engine.host_by_name("node" + std::to_string(id)));
-    }
+    platform.compute_hosts = build_cluster(*nodes);
     platform.server_host = platform.compute_hosts.front();
     return platform;
   }
@@ -63,7 +64,7 @@ Platform load_platform(simgrid::s4u::Engine& engine, const workload::Workload& w
   engine.load_platform(options.platform_file);
   // Batsim's rules: the master host (named master_host, or with role=master) runs Batsim itself
   // and storage hosts only serve IO; every other host is a compute machine, numbered in
-  // SimGrid's host enumeration order like Batsim does (notes batsim-protocol.md §3.1).
+  // SimGrid's host enumeration order like Batsim does.
   for (sg4::Host* host : engine.get_all_hosts()) {
     if (host->get_name() == "master_host" || has_role(host, "master")) {
       platform.server_host = host;

@@ -126,7 +126,7 @@ class RowReader {
   }
 
   // Without an actual_run_time column a job runs exactly its limit (DR_EVT's "limit" mode,
-  // docs/semantics.md, replay conventions).
+  // docs/semantics.md §5.2).
   void read_limit_and_runtime(WorkloadJob& job, const std::string& location) {
     const std::optional<Time> limit = time_cell(cell(columns_.time_limit));
     if (limit && *limit > 0) {

@@ -1,6 +1,6 @@
 // The Batsim adapter: requests of a real Batsim 4.2.1 run, hand-made instants whose expected
 // starts are derived from the spec's rules, and the rules a reply must obey for Batsim not to
-// abort (docs/protocol.md, Decisions).
+// abort (docs/protocol.md §4.1, §5).
 
 #include "batfill/adapter/batsim_adapter.hpp"
 

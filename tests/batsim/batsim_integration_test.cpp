@@ -18,7 +18,8 @@ using namespace std::chrono_literals;
 
 // SWF (plain or gzip) as a Batsim JSON workload, with batfill's SWF conventions
 // (docs/semantics.md §5.1): runtime field 4, nodes field 8 (else 5), walltime field 9 (else the
-// runtime). Records batfill would reject as unreplayable are left out.
+// runtime). Records batfill would reject as unreplayable are left out, and so are runtimes of
+// 0, which Batsim refuses in a delay profile ("non-strictly-positive 'delay'").
 std::string swf_to_batsim_json(const std::string& swf_path, int machines, const std::string& out) {
   gzFile in = gzopen(swf_path.c_str(), "rb");
   EXPECT_NE(in, nullptr) << swf_path;
@@ -42,7 +43,7 @@ std::string swf_to_batsim_json(const std::string& swf_path, int machines, const 
     const long runtime = static_cast<long>(f[3]);
     const long nodes = static_cast<long>(f[7] > 0 ? f[7] : f[4]);
     const long walltime = static_cast<long>(f[8] > 0 ? f[8] : f[3]);
-    if (runtime < 0 || nodes <= 0 || walltime <= 0 || f[1] < 0) continue;
+    if (runtime <= 0 || nodes <= 0 || walltime <= 0 || f[1] < 0) continue;
     delays.insert(runtime);
     jobs << (first ? "" : ",\n") << "{\"id\":\"" << static_cast<long>(f[0]) << "\",\"subtime\":"
          << static_cast<long>(f[1]) << ",\"res\":" << nodes << ",\"walltime\":" << walltime
@@ -95,6 +96,7 @@ PairRun run_beside_batsim(const std::string& batsim, const std::string& platform
               prefix + "_batsim.log");
   PairRun result;
   result.batsim_status = sim.wait(bound);
+  if (result.batsim_status != 0) serve.kill_now();  // Batsim never connected, or died
   result.scheduler_status = serve.wait(30s);
   result.batsim_log = sim.log();
   result.scheduler_log = serve.log();

@@ -199,5 +199,15 @@ TEST(BadInput, NoMachineSizeIsExplained) {
   EXPECT_NE(result.output.find("--nodes"), std::string::npos) << result.output;
 }
 
+// Like Batsim's export prefix, an output prefix inside missing directories creates them.
+TEST(Simulate, CreatesTheOutputDirectory) {
+  const std::string prefix = cli_testing::output_dir() + "/not/yet/there/run";
+  const cli_testing::CommandResult result =
+      run("simulate " BATFILL_SOURCE_DIR "/workloads/tiny.swf --no-progress --output " + prefix);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_FALSE(cli_testing::read_file(prefix + "_jobs.csv").empty());
+  EXPECT_FALSE(cli_testing::read_file(prefix + "_schedule.csv").empty());
+}
+
 }  // namespace
 }  // namespace batfill

@@ -1,4 +1,4 @@
-// The JSON codec against docs/protocol.md (Messages) and the messages of a real Batsim 4.2.1 run
+// The JSON codec against docs/protocol.md §2–§4 and the messages of a real Batsim 4.2.1 run
 // (tests/protocol/data).
 
 #include "batfill/protocol/codec.hpp"

@@ -5,7 +5,7 @@
 // The same object serves `batfill serve` (behind the JSON codec and a ZeroMQ socket) and the
 // embedded simulator (typed messages, no JSON), so both run exactly the same scheduler.
 //
-// One request = one instant (docs/protocol.md, Instants):
+// One request = one instant (docs/protocol.md §3.10):
 //   1. every JOB_COMPLETED, whatever its job_state (walltime reached, killed and failed jobs
 //      free their machines like finished ones);
 //   2. every JOB_SUBMITTED, in job-id order (w0!9 before w0!10), never message order, each with

@@ -1,5 +1,5 @@
 #pragma once
-// Batsim 4 JSON <-> typed messages (docs/protocol.md, Messages).
+// Batsim 4 JSON <-> typed messages (docs/protocol.md §2–§4).
 //
 // Both directions are handled by the same two functions, because batfill sits on both sides:
 // `batfill serve` parses Batsim's requests and writes replies, the embedded simulator writes
@@ -8,7 +8,7 @@
 // Parsing is tolerant (unknown keys ignored, v4-only keys optional, as pybatsim and batsched
 // do) but strict about what batfill needs: a missing or mistyped field is a ProtocolError.
 // Writing is exact: decisions carry only the members Batsim accepts, because Batsim aborts on
-// an unexpected member count (docs/protocol.md, Decisions). Times are written as 6-decimal numbers taken
+// an unexpected member count (docs/protocol.md §4.1, §5). Times are written as 6-decimal numbers taken
 // from the integer microseconds, so nothing drifts through a double.
 
 #include <stdexcept>

@@ -1,5 +1,5 @@
 #pragma once
-// Batsim 4 protocol messages as typed C++ values (docs/protocol.md, Messages).
+// Batsim 4 protocol messages as typed C++ values (docs/protocol.md §2–§4).
 //
 // Both sides of batfill use these types: `batfill serve` reads requests and writes replies as a
 // decision process, the embedded simulator writes requests and reads replies as a Batsim

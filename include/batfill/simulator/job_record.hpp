@@ -6,10 +6,12 @@
 
 #include "batfill/common/machine_set.hpp"
 #include "batfill/common/time.hpp"
+#include "batfill/core/job.hpp"
+#include "batfill/workload/workload.hpp"
 
 namespace batfill::simulator {
 
-// Batsim's final job states (notes batsim-protocol.md §3.3, §11.1).
+// Batsim's final job states.
 enum class FinalState {
   kCompletedSuccessfully,
   kCompletedFailed,
@@ -22,11 +24,8 @@ using batfill::to_string;  // keeps to_string(MachineSet) visible beside the ove
 
 struct JobRecord {
   std::string workload_name = "w0";
-  std::string job_name;  // the id without the "w0!" prefix, as Batsim writes it
+  Job job;  // as the workload submits it: the id without the "w0!" prefix, as Batsim writes it
   std::string profile;
-  Time submit_time = 0;
-  int requested_nodes = 0;
-  Time requested_time = kNoTimeLimit;
   FinalState state = FinalState::kRejected;
   Time start_time = 0;   // executed jobs only
   Time finish_time = 0;  // executed jobs only
@@ -35,12 +34,15 @@ struct JobRecord {
 
   bool executed() const { return state != FinalState::kRejected; }
   Time execution_time() const { return finish_time - start_time; }
-  Time waiting_time() const { return start_time - submit_time; }
-  Time turnaround_time() const { return finish_time - submit_time; }
+  Time waiting_time() const { return start_time - job.submit_time; }
+  Time turnaround_time() const { return finish_time - job.submit_time; }
 };
 
+// The record of a workload job before it is submitted: what it requests, nothing happened yet.
+JobRecord record_of(const workload::WorkloadJob& job);
+
 // Figures of a whole run, as in Batsim's _schedule.csv plus batfill's own utilization and
-// mean bounded slowdown (notes scheduling-semantics.md §6).
+// mean bounded slowdown.
 struct ScheduleMetrics {
   int machine_count = 0;
   int jobs = 0;

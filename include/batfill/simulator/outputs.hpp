@@ -1,6 +1,6 @@
 #pragma once
 // Batsim-compatible output files, so evalys and existing analysis scripts read them unchanged
-// (notes batsim-protocol.md §11).
+// (Batsim 4's columns and formats).
 
 #include <ostream>
 #include <string>

@@ -19,7 +19,7 @@ namespace batfill::simulator {
 
 // How the events of one instant reach the decision process.
 enum class EventBatching {
-  // One request per instant: all completions, then all submissions (the spec's rule, notes §1).
+  // One request per instant: all completions, then all submissions (the spec's rule).
   kInstant,
   // One request per event: the instant's submissions first, then its completions in the order
   // the jobs started. This is how pyss (predictsim, SC'15) handles events, and it reproduces
@@ -49,6 +49,8 @@ struct SimulationResult {
 // or the machine size is unusable, or when the decision process breaks a Batsim rule (unknown
 // job, wrong allocation size, busy machine, wake-up in the past, jobs left waiting forever).
 // SimGrid allows one engine per process: call it once per process.
+// The workload must hold the readers' guarantees (batfill/workload/workload.hpp): jobs in Batsim's
+// submit order and unique ids; the simulator relies on them without checking.
 SimulationResult run_simulation(const workload::Workload& workload,
                                 protocol::DecisionProcess& decision_process,
                                 const SimulationOptions& options);

@@ -1,7 +1,7 @@
 #pragma once
 // An external scheduler (batsched, pybatsim, `batfill serve`, ...) seen from the embedded
 // simulator: the simulator plays Batsim's part, so this side owns the REQ socket and connects
-// (docs/protocol.md, Transport).
+// (docs/protocol.md §1).
 
 #include <chrono>
 #include <memory>

@@ -3,7 +3,7 @@
 //
 // Batsim owns a REQ socket and connects; the scheduler binds a REP socket and must answer every
 // request with exactly one reply, the last one being the (empty) reply to SIMULATION_ENDS
-// (docs/protocol.md, Transport). Batsim has no timeout of its own, and ZeroMQ does not report a
+// (docs/protocol.md §1). Batsim has no timeout of its own, and ZeroMQ does not report a
 // dead peer, so serve waits at most `timeout` for each request.
 
 #include <chrono>

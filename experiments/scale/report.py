@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""Writes the scale benchmark's table (and figure, when matplotlib is installed).
+
+usage: report.py RESULTS.csv OUT.md FIGURE_DIR
+"""
+import csv
+import datetime
+import os
+import platform
+import sys
+
+TARGETS = "1M jobs with `easy` in at most 8 s and 250 MB; 10M jobs in at most 90 s and 300 MB"
+
+
+def main():
+    results, out, figure_dir = sys.argv[1], sys.argv[2], sys.argv[3]
+    rows = list(csv.DictReader(open(results)))
+    lines = [
+        "# Scale benchmark",
+        "",
+        f"Measured by `experiments/scale/run.sh` on {datetime.date.today()}, "
+        f"{platform.node()}, {os.cpu_count()} CPUs. SDSC-BLUE (243,306 jobs, 144 nodes) repeated "
+        "k times, each copy shifted past the previous one's makespan, so every copy must be "
+        "scheduled exactly like the first (checked per job: state, wait, execution time, "
+        "machines). Whole `batfill simulate` runs: wall time and peak resident memory "
+        "(`/usr/bin/time`).",
+        "",
+        f"Targets: {TARGETS}.",
+        "",
+        "| copies | jobs | policy | wall time (s) | peak memory (MB) | copies identical |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        lines.append(f"| {r['copies']} | {int(r['jobs']):,} | {r['policy']} | {r['wall_s']} | "
+                     f"{r['max_rss_mb']} | {r['copies_identical']} |")
+    open(out, "w").write("\n".join(lines) + "\n")
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib not installed: no figure")
+        return
+    fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.5))
+    for policy in sorted({r["policy"] for r in rows}):
+        mine = sorted((int(r["jobs"]), float(r["wall_s"]), float(r["max_rss_mb"]))
+                      for r in rows if r["policy"] == policy)
+        left.plot([m[0] for m in mine], [m[1] for m in mine], marker="o", label=policy)
+        right.plot([m[0] for m in mine], [m[2] for m in mine], marker="o", label=policy)
+    for axis, label in ((left, "wall time (s)"), (right, "peak memory (MB)")):
+        axis.set_xlabel("jobs")
+        axis.set_ylabel(label)
+        axis.grid(alpha=0.3)
+    left.legend(fontsize=7)
+    fig.tight_layout()
+    for ext in ("png", "svg"):
+        fig.savefig(os.path.join(figure_dir, f"scale.{ext}"), dpi=90)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Scale benchmark: SDSC-BLUE repeated into traces of about 1M (and, with SCALE_10M=1, 10M) jobs,
+# each copy shifted past the previous one's makespan; wall time and peak memory per policy, and
+# a check that every copy was scheduled exactly like the first. Writes results.md (and
+# scale.png/svg when matplotlib is installed). Generated traces go to work/ (not committed).
+# Usage: experiments/scale/run.sh [BUILD_DIR]      (from anywhere; needs python3, /usr/bin/time)
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+BATFILL="$(cd "${1:-$ROOT/build}" && pwd)/batfill"
+WORK="$HERE/work"
+BASE="$ROOT/workloads/SDSC-BLUE-2000-4.2-cln.swf.gz"
+POLICIES="${POLICIES:-none easy conservative easy-classic conservative-classic}"
+SIZES="1 4"                      # copies: 243k and 973k jobs
+[ "${SCALE_10M:-0}" = 1 ] && SIZES="$SIZES 41"   # 9.98M jobs
+mkdir -p "$WORK"
+[ -x "$BATFILL" ] || { echo "missing $BATFILL" >&2; exit 1; }
+
+# The shift: the largest absolute makespan of one copy under any policy, rounded up to 1e6 s.
+shift_s=0
+for p in $POLICIES; do
+  m=$("$BATFILL" simulate "$BASE" --backfill "$p" --no-progress --output "$WORK/base_$p" |
+      sed -n 's/^makespan: \([0-9]*\)\..*/\1/p')
+  [ "$m" -gt "$shift_s" ] && shift_s=$m
+done
+shift_s=$(( (shift_s / 1000000 + 1) * 1000000 ))
+id_step=1000000   # 10^d above SDSC-BLUE's largest id (243,306)
+
+echo "trace,copies,jobs,policy,wall_s,max_rss_mb,copies_identical" > "$WORK/results.csv"
+for copies in $SIZES; do
+  trace="$WORK/blue_x$copies.swf"
+  [ -f "$trace" ] || python3 "$HERE/make_trace.py" "$BASE" "$copies" "$shift_s" "$trace"
+  jobs=$(grep -vc '^;' "$trace")
+  for p in $POLICIES; do
+    out="$WORK/x${copies}_$p"
+    /usr/bin/time -f "%e %M" -o "$out.time" \
+      "$BATFILL" simulate "$trace" --backfill "$p" --no-progress --output "$out" > "$out.log"
+    read -r wall rss < "$out.time"
+    same=yes
+    if [ "$copies" -gt 1 ]; then
+      python3 "$HERE/check_copies.py" "${out}_jobs.csv" "$copies" "$shift_s" "$id_step" \
+        > "$out.check" || same=NO
+    fi
+    echo "SDSC-BLUE,$copies,$jobs,$p,$wall,$(( rss / 1024 )),$same" >> "$WORK/results.csv"
+    rm -f "${out}_jobs.csv"
+    echo "x$copies $p: ${wall} s, $(( rss / 1024 )) MB, copies identical: $same"
+  done
+done
+python3 "$HERE/report.py" "$WORK/results.csv" "$HERE/results.md" "$HERE"

@@ -1,0 +1,47 @@
+#include "batsim_events.hpp"
+
+#include <utility>
+
+namespace batfill::simulator {
+
+protocol::SimulationBegins simulation_begins(const Platform& platform,
+                                             const std::string& sched_config,
+                                             const std::string& workload_name,
+                                             const std::string& workload_path) {
+  protocol::SimulationBegins begins;
+  begins.nb_compute_resources = static_cast<int>(platform.compute_hosts.size());
+  for (std::size_t id = 0; id < platform.compute_hosts.size(); ++id) {
+    protocol::ComputeResource resource;
+    resource.id = static_cast<int>(id);
+    resource.name = platform.compute_hosts[id]->get_name();
+    resource.properties["role"] = "";
+    begins.compute_resources.push_back(std::move(resource));
+  }
+  begins.sched_config = sched_config;
+  begins.workloads[workload_name] = workload_path;
+  return begins;
+}
+
+protocol::JobSubmitted job_submitted(const SimulatedJob& job) {
+  protocol::JobSubmitted event;
+  event.job.id = job.batsim_id;
+  event.job.subtime = job.record.job.submit_time;
+  event.job.res = job.record.job.nodes;
+  event.job.profile = job.record.profile;
+  event.job.walltime = job.record.job.time_limit;
+  event.job.extra_json = job.source->extra_json;
+  return event;
+}
+
+protocol::JobCompleted job_completed(const SimulatedJob& job, FinalState state) {
+  protocol::JobCompleted event;
+  event.job_id = job.batsim_id;
+  event.job_state = to_string(state);
+  // Batsim's return codes: 0 on success, the profile's `ret` on failure, -1 at the walltime.
+  event.return_code =
+      state == FinalState::kCompletedWalltimeReached ? -1 : job.profile->return_code;
+  event.alloc = job.record.machines;
+  return event;
+}
+
+}  // namespace batfill::simulator

@@ -1,0 +1,25 @@
+#pragma once
+// The events the stand-in sends, filled as Batsim fills them.
+
+#include <string>
+
+#include "batfill/protocol/messages.hpp"
+#include "platform.hpp"
+#include "simulated_job.hpp"
+
+namespace batfill::simulator {
+
+// SIMULATION_BEGINS: the compute machines by Batsim id, the scheduler's configuration and the
+// one workload, named `workload_name`.
+protocol::SimulationBegins simulation_begins(const Platform& platform,
+                                             const std::string& sched_config,
+                                             const std::string& workload_name,
+                                             const std::string& workload_path);
+
+// JOB_SUBMITTED of a valid job, with its user fields from a Batsim JSON workload.
+protocol::JobSubmitted job_submitted(const SimulatedJob& job);
+
+// JOB_COMPLETED of a job that ran.
+protocol::JobCompleted job_completed(const SimulatedJob& job, FinalState state);
+
+}  // namespace batfill::simulator

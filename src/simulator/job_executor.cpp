@@ -1,0 +1,124 @@
+#include "job_executor.hpp"
+
+#include <simgrid/Exception.hpp>
+
+#include <algorithm>
+
+namespace batfill::simulator {
+namespace {
+
+namespace sg4 = simgrid::s4u;
+
+// Batsim's profile `ret`: a non-zero return code ends the job COMPLETED_FAILED.
+FinalState state_on_normal_end(const workload::Profile& profile) {
+  return profile.return_code == 0 ? FinalState::kCompletedSuccessfully
+                                  : FinalState::kCompletedFailed;
+}
+
+// Flops per host and bytes per host pair (row = sender) of a parallel profile on n hosts.
+void task_amounts(const workload::Profile& profile, std::size_t n, std::vector<double>& flops,
+                  std::vector<double>& bytes) {
+  if (profile.type == workload::Profile::Type::kParallel) {
+    flops = profile.cpu_per_host;
+    bytes = profile.com_matrix;
+    return;
+  }
+  flops.assign(n, profile.cpu);
+  bytes.assign(n * n, 0.0);
+  for (std::size_t from = 0; from < n; ++from) {
+    for (std::size_t to = 0; to < n; ++to) {
+      if (from != to) bytes[from * n + to] = profile.com;
+    }
+  }
+}
+
+}  // namespace
+
+JobExecutor::JobExecutor(const std::vector<sg4::Host*>& compute_hosts)
+    : compute_hosts_(compute_hosts) {}
+
+void JobExecutor::start(std::size_t index, const std::string& name,
+                        const workload::WorkloadJob& job, const workload::Profile& profile,
+                        const MachineSet& machines, Time now) {
+  if (profile.type != workload::Profile::Type::kDelay) {
+    start_parallel_task(index, name, job, profile, machines);
+    return;
+  }
+  // Batsim's rule for delay jobs: a delay that reaches the walltime is cut there and reported
+  // as COMPLETED_WALLTIME_REACHED.
+  const Time limit = job.job.time_limit;
+  const bool cut = job.job.has_time_limit() && profile.delay >= limit;
+  delay_completions_.push({now + (cut ? limit : profile.delay), index,
+                           cut ? FinalState::kCompletedWalltimeReached
+                               : state_on_normal_end(profile)});
+}
+
+void JobExecutor::start_parallel_task(std::size_t index, const std::string& name,
+                                      const workload::WorkloadJob& job,
+                                      const workload::Profile& profile,
+                                      const MachineSet& machines) {
+  std::vector<sg4::Host*> hosts;
+  for_each_id(machines,
+              [&](int id) { hosts.push_back(compute_hosts_[static_cast<std::size_t>(id)]); });
+  std::vector<double> flops, bytes;
+  task_amounts(profile, hosts.size(), flops, bytes);
+  const double walltime = job.job.has_time_limit() ? to_seconds(job.job.time_limit) : -1.0;
+  const FinalState normal_end = state_on_normal_end(profile);
+  ++parallel_running_;
+  sg4::Actor::create("job " + name, hosts.front(), [this, index, hosts, flops, bytes, walltime,
+                                                     normal_end] {
+    sg4::ExecPtr task = sg4::this_actor::exec_init(hosts, flops, bytes);
+    task->start();
+    FinalState state = normal_end;
+    try {
+      task->wait_for(walltime);  // a negative timeout waits for the end
+    } catch (const simgrid::TimeoutException&) {
+      task->cancel();
+      state = FinalState::kCompletedWalltimeReached;
+    }
+    std::unique_lock<sg4::Mutex> lock(*mutex_);
+    parallel_finished_.push_back({from_fractional_seconds(sg4::Engine::get_clock()), index, state});
+    parallel_done_->notify_all();
+  });
+}
+
+Time JobExecutor::next_delay_end() const {
+  return delay_completions_.empty() ? kNever : delay_completions_.top().time;
+}
+
+Time JobExecutor::wait_until(Time next, Time last_now) {
+  // SimGrid actors run one at a time and only switch inside SimGrid calls, so the completion
+  // list needs the mutex only around the wait on the condition variable; locking is a simcall,
+  // too costly for every instant of a delay-only trace.
+  if (parallel_running_ == 0) {
+    if (next > last_now) sg4::this_actor::sleep_until(to_seconds(next));
+    return std::max(last_now, next);
+  }
+  std::unique_lock<sg4::Mutex> lock(*mutex_);
+  while (parallel_finished_.empty()) {
+    if (next == kNever) {
+      parallel_done_->wait(lock);
+    } else if (parallel_done_->wait_until(lock, to_seconds(next)) == std::cv_status::timeout) {
+      break;
+    }
+  }
+  if (parallel_finished_.empty()) return std::max(last_now, next);
+  // SimGrid's clock is a double; rounding to the microsecond may land a hair before an
+  // integral event already processed, so time never goes backwards here.
+  return std::max(last_now, from_fractional_seconds(sg4::Engine::get_clock()));
+}
+
+void JobExecutor::take_completions(Time now, std::vector<Completion>& ended) {
+  while (!delay_completions_.empty() && delay_completions_.top().time <= now) {
+    ended.push_back(delay_completions_.top());
+    delay_completions_.pop();
+  }
+  // Completions are reported at the instant being handled at the latest.
+  for (const Completion& completion : parallel_finished_) {
+    ended.push_back({std::min(completion.time, now), completion.job, completion.state});
+  }
+  parallel_running_ -= static_cast<int>(parallel_finished_.size());
+  parallel_finished_.clear();
+}
+
+}  // namespace batfill::simulator

@@ -1,0 +1,56 @@
+#pragma once
+// Runs the jobs the decision process starts and tells when they end.
+//
+// Delay jobs are timed completions: their end is known at their start. Parallel profiles run as
+// SimGrid ptask_L07 tasks on the allocated hosts, so their duration is SimGrid's model of the
+// platform; an actor per job waits for its task and reports the end. Both stop at the walltime,
+// as Batsim does.
+
+#include <queue>
+#include <string>
+#include <vector>
+
+#include <simgrid/s4u.hpp>
+
+#include "batfill/common/machine_set.hpp"
+#include "batfill/workload/workload.hpp"
+#include "simulated_job.hpp"
+
+namespace batfill::simulator {
+
+class JobExecutor {
+ public:
+  explicit JobExecutor(const std::vector<simgrid::s4u::Host*>& compute_hosts);
+
+  // Starts job `index` (named `name` in SimGrid) at `now` on `machines`.
+  void start(std::size_t index, const std::string& name, const workload::WorkloadJob& job,
+             const workload::Profile& profile, const MachineSet& machines, Time now);
+
+  // The earliest end of a running delay job, or kNever.
+  Time next_delay_end() const;
+  bool parallel_running() const { return parallel_running_ > 0; }
+
+  // Sleeps in simulated time until `next`, or until a parallel job ends if that comes first,
+  // and returns the instant reached, never before `last_now`. With no parallel job running,
+  // `next` must not be kNever.
+  Time wait_until(Time next, Time last_now);
+
+  // Moves the completions at or before `now` to `ended`, unordered.
+  void take_completions(Time now, std::vector<Completion>& ended);
+
+ private:
+  void start_parallel_task(std::size_t index, const std::string& name,
+                           const workload::WorkloadJob& job, const workload::Profile& profile,
+                           const MachineSet& machines);
+
+  const std::vector<simgrid::s4u::Host*>& compute_hosts_;  // index = Batsim machine id
+  std::priority_queue<Completion, std::vector<Completion>, std::greater<>> delay_completions_;
+
+  // Filled by the jobs' actors, emptied by the stand-in's actor.
+  simgrid::s4u::MutexPtr mutex_ = simgrid::s4u::Mutex::create();
+  simgrid::s4u::ConditionVariablePtr parallel_done_ = simgrid::s4u::ConditionVariable::create();
+  int parallel_running_ = 0;
+  std::vector<Completion> parallel_finished_;
+};
+
+}  // namespace batfill::simulator

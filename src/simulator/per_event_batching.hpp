@@ -1,0 +1,21 @@
+#pragma once
+// EventBatching::kPerEvent: the events of one instant sent the way pyss (predictsim, SC'15)
+// handles them, one scheduling pass per event.
+
+#include <functional>
+#include <vector>
+
+#include "batfill/protocol/messages.hpp"
+#include "simulated_job.hpp"
+
+namespace batfill::simulator {
+
+// Sends `instant` (completions first, then other events, as the stand-in collects them) as
+// several requests through `send`, which exchanges a request and applies its reply.
+// `completions` are the instant's JobCompleted events' jobs, in the same order.
+void exchange_per_event(const protocol::Message& instant,
+                        const std::vector<Completion>& completions,
+                        const std::vector<SimulatedJob>& jobs,
+                        const std::function<void(const protocol::Message&)>& send);
+
+}  // namespace batfill::simulator

@@ -1,0 +1,99 @@
+#include "reply_checker.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace batfill::simulator {
+namespace {
+
+[[noreturn]] void invalid_decision(Time now, const std::string& what) {
+  throw std::runtime_error("invalid decision at t=" + format_seconds(now) + ": " + what);
+}
+
+}  // namespace
+
+ReplyChecker::ReplyChecker(int machine_count)
+    : busy_(static_cast<std::size_t>(machine_count), false) {}
+
+void ReplyChecker::check_timestamp(const protocol::Event& event, Time reply_now, Time now) const {
+  if (event.timestamp > reply_now) {
+    invalid_decision(now, "event timestamp " + format_seconds(event.timestamp) +
+                              " is after the reply's now " + format_seconds(reply_now));
+  }
+}
+
+void ReplyChecker::check_wake_up(Time at, Time now) const {
+  if (at <= now) {
+    invalid_decision(now, "CALL_ME_LATER at " + format_seconds(at) + " is not after now");
+  }
+}
+
+void ReplyChecker::check_allocation(const SimulatedJob& job, const MachineSet& alloc, Time now) const {
+  const int size = machine_count(alloc);
+  const int requested = job.record.job.nodes;
+  if (size != requested) {
+    invalid_decision(now, "EXECUTE_JOB of " + quoted(job.batsim_id) + " on " +
+                              std::to_string(size) + " machines, but it requests " +
+                              std::to_string(requested));
+  }
+  const int machines = static_cast<int>(busy_.size());
+  if (!alloc.empty() && (boost::icl::first(alloc) < 0 || boost::icl::last(alloc) >= machines)) {
+    invalid_decision(now, "EXECUTE_JOB of " + quoted(job.batsim_id) + " on machines " +
+                              quoted(to_string(alloc)) + " outside 0-" +
+                              std::to_string(machines - 1));
+  }
+  const MachineSet already_busy = busy_among(alloc);
+  if (!already_busy.empty()) {
+    invalid_decision(now, "EXECUTE_JOB of " + quoted(job.batsim_id) + " on busy machines " +
+                              quoted(to_string(already_busy)));
+  }
+}
+
+void ReplyChecker::reject_not_waiting(const std::vector<SimulatedJob>& jobs, const std::string& id,
+                                      const char* decision, Time now) const {
+  const bool known = std::any_of(jobs.begin(), jobs.end(),
+                                 [&](const SimulatedJob& job) { return job.batsim_id == id; });
+  if (!known) invalid_decision(now, std::string(decision) + " of unknown job " + quoted(id));
+  invalid_decision(now, std::string(decision) + " of job " + quoted(id) + ", which is not waiting");
+}
+
+void ReplyChecker::reject_unexpected(const protocol::Event& event, Time now) const {
+  invalid_decision(now, "unexpected " + protocol::event_type_name(event.data) + " in a reply");
+}
+
+void ReplyChecker::throw_deadlock(const std::vector<SimulatedJob>& jobs) {
+  std::string first;
+  std::size_t waiting = 0;
+  for (const SimulatedJob& job : jobs) {
+    if (job.stage == SimulatedJob::Stage::kWaiting && waiting++ == 0) first = job.batsim_id;
+  }
+  throw std::runtime_error("the decision process left " + std::to_string(waiting) +
+                           " job(s) waiting (first: " + first +
+                           ") with nothing running and no wake-up pending; a real Batsim would "
+                           "deadlock here");
+}
+
+void ReplyChecker::check_end_reply(const protocol::Message& reply) {
+  if (!reply.events.empty()) {
+    throw std::runtime_error("the decision process answered SIMULATION_ENDS with " +
+                             protocol::event_type_name(reply.events.front().data) +
+                             "; Batsim requires an empty reply");
+  }
+}
+
+MachineSet ReplyChecker::busy_among(const MachineSet& machines) const {
+  MachineSet busy;
+  for_each_id(machines, [&](int id) {
+    if (busy_[static_cast<std::size_t>(id)]) busy += id;
+  });
+  return busy;
+}
+
+void ReplyChecker::mark(const MachineSet& machines, bool busy) {
+  for (const auto& interval : machines) {
+    const auto first = busy_.begin() + boost::icl::first(interval);
+    std::fill(first, busy_.begin() + boost::icl::last(interval) + 1, busy);
+  }
+}
+
+}  // namespace batfill::simulator
