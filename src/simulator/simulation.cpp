@@ -13,6 +13,7 @@
 #include <xbt/log.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <set>
 #include <stdexcept>
 #include <string_view>
@@ -261,6 +262,11 @@ SimulationResult run_simulation(const workload::Workload& workload,
   xbt_log_control_set("root.thresh:warning");
   // ptask_L07 is the host model that runs parallel tasks; Batsim uses it too.
   sg4::Engine::set_config("host/model:ptask_L07");
+  // Extra SimGrid settings, e.g. contexts/factory:thread under AddressSanitizer, which cannot
+  // follow SimGrid's own stack switching (docs/semantics.md §5.10).
+  if (const char* extra = std::getenv("BATFILL_SIMGRID_CFG"); extra != nullptr && *extra != '\0') {
+    sg4::Engine::set_config(extra);
+  }
 
   Platform platform = load_platform(engine, workload, options);
   sg4::Host* server_host = platform.server_host;
