@@ -16,5 +16,5 @@ cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBATFILL_SANITIZ
 cmake --build "$BUILD" -j"${JOBS:-2}"
 export BATFILL_SIMGRID_CFG=contexts/factory:thread
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=0}
-export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-suppressions=$ROOT/fuzz/ubsan.supp:print_stacktrace=1:halt_on_error=1}
 ctest --test-dir "$BUILD" --output-on-failure -j"${JOBS:-2}" "$@"

@@ -21,10 +21,11 @@ using Value = rapidjson::Value;
 using Writer = rapidjson::Writer<rapidjson::StringBuffer, rapidjson::UTF8<>, rapidjson::UTF8<>,
                                  rapidjson::CrtAllocator, rapidjson::kWriteValidateEncodingFlag>;
 
-// Iterative, so that nesting never recurses; full precision, so that times round once to the
-// microsecond; validating, so that strings are UTF-8 (docs/protocol.md §2.3).
+// Iterative, so that nesting never recurses; validating, so that strings are UTF-8
+// (docs/protocol.md §2.3). Not kParseFullPrecisionFlag: in RapidJSON 1.1.0 that path shifts by
+// huge exponents on numbers such as 0.000…0e9 with many digits (found by fuzz_codec), and the
+// default path is within a few ulps, far below the microsecond every time is rounded to.
 constexpr unsigned kParseFlags = rapidjson::kParseIterativeFlag |
-                                 rapidjson::kParseFullPrecisionFlag |
                                  rapidjson::kParseValidateEncodingFlag;
 
 // ---- Parsing ---------------------------------------------------------------------------------
@@ -191,8 +192,11 @@ SimulationBegins parse_simulation_begins(const Fields& data) {
       parsed.state = resource.optional_string("state").value_or("idle");
       if (resource.find("properties") != nullptr) {
         for (const auto& property : resource.object("properties").value().GetObject()) {
-          parsed.properties[property.name.GetString()] =
-              property.value.IsString() ? property.value.GetString() : json_text(property.value);
+          const std::string name(property.name.GetString(), property.name.GetStringLength());
+          parsed.properties[name] =
+              property.value.IsString()
+                  ? std::string(property.value.GetString(), property.value.GetStringLength())
+                  : json_text(property.value);
         }
       }
       begins.compute_resources.push_back(std::move(parsed));
@@ -403,9 +407,16 @@ void write_compute_resource(Writer& writer, const ComputeResource& resource) {
   write_string(writer, "state", resource.state);
   writer.Key("properties");
   writer.StartObject();
-  // Batsim always sends a role, possibly "".
-  if (resource.properties.count("role") == 0) write_string(writer, "role", "");
-  for (const auto& [key, value] : resource.properties) write_string(writer, key.c_str(), value);
+  // Batsim always sends a role, possibly "". Keys in sorted order, the role among them, so that
+  // a message read back writes the same text.
+  std::map<std::string, std::string> properties = resource.properties;
+  properties.emplace("role", "");
+  for (const auto& [key, value] : properties) {
+    writer.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
+    if (!writer.String(value.data(), static_cast<rapidjson::SizeType>(value.size()))) {
+      throw std::invalid_argument("property '" + key + "' is not valid UTF-8");
+    }
+  }
   writer.EndObject();
   writer.Key("zone_properties");
   writer.StartObject();

@@ -122,7 +122,7 @@ std::size_t workload_job_count(const std::string& workload) {
 // The checks of every run beside Batsim; `embedded` is the in-process run to compare with.
 void expect_good_run(const PairRun& pair, const std::string& prefix, const std::string& platform,
                      const std::string& workload, const std::vector<CsvRow>& embedded,
-                     const std::string& what) {
+                     const std::string& what, double relative_tolerance = 0.001) {
   EXPECT_EQ(pair.batsim_status, 0) << what << "\n" << pair.batsim_log << pair.scheduler_log;
   EXPECT_EQ(pair.scheduler_status, 0) << what << "\n" << pair.scheduler_log;
   EXPECT_EQ(pair.jobs.size(), workload_job_count(workload)) << what;
@@ -137,7 +137,7 @@ void expect_good_run(const PairRun& pair, const std::string& prefix, const std::
   // 0.1 %, but never less than 10 ms: a real Batsim's messages take simulated time (tens of µs,
   // a few ms across cluster512's backbone; docs/protocol.md §5.6), which adds to waits that
   // are otherwise 0 in the embedded simulator.
-  const double allowed = std::max(0.001 * std::abs(embedded_wait), 0.010);
+  const double allowed = std::max(relative_tolerance * std::abs(embedded_wait), 0.010);
   EXPECT_LE(std::abs(batsim_wait - embedded_wait), allowed)
       << what << ": mean wait " << batsim_wait << " s beside Batsim, " << embedded_wait
       << " s embedded; " << batsim_testing::differing_starts(embedded, pair.jobs);
@@ -175,7 +175,7 @@ TEST_P(SmallWorkloads, EveryPolicyBesideBatsim) {
 INSTANTIATE_TEST_SUITE_P(BatsimPlatforms, SmallWorkloads,
                          ::testing::Values("small_platform.xml", "cluster512.xml",
                                            "cluster_energy_128.xml", "energy_platform_homogeneous.xml",
-                                           "cluster_locality_8x16.xml", "simple_coalloc_platform.xml"),
+                                           "cluster512_pfs.xml", "simple_coalloc_platform.xml"),
                          [](const ::testing::TestParamInfo<const char*>& info) {
                            std::string name = info.param;
                            for (char& c : name) {
@@ -189,6 +189,11 @@ struct KthCase {
   const char* name;
   const char* serve_options;     // batsched-style, given to `batfill serve`
   const char* embedded_options;  // the same choice in batfill's own words
+  // Mean-wait tolerance against the embedded run. 0.1 % where the schedules agree; wider where
+  // Batsim's timing changes decisions (measured, README "Reliability"): completions reported
+  // milliseconds late and same-second events split over messages (docs/protocol.md §5.6,
+  // §5.7) reorder a desc_size queue, and conservative reservations re-plan around them.
+  double tolerance;
 };
 
 void PrintTo(const KthCase& kth, std::ostream* out) { *out << kth.name; }
@@ -203,17 +208,18 @@ TEST_P(Kth, BatschedCommandLineBesideBatsim) {
       swf_to_batsim_json(BATFILL_SOURCE_DIR "/workloads/KTH-SP2-1996-2.1-cln.swf.gz", 100, dir + "/kth.json");
   const PairRun pair = run_beside_batsim(batsim, platform, workload, dir + "/batsim", GetParam().serve_options, "", 900s);
   const std::vector<CsvRow> embedded = run_embedded(platform, workload, dir + "/embedded", GetParam().embedded_options);
-  expect_good_run(pair, dir + "/batsim", platform, workload, embedded, std::string("KTH ") + GetParam().name);
+  expect_good_run(pair, dir + "/batsim", platform, workload, embedded, std::string("KTH ") + GetParam().name,
+                  GetParam().tolerance);
 }
 
 INSTANTIATE_TEST_SUITE_P(
     BatschedOptions, Kth,
-    ::testing::Values(KthCase{"easy_bf", "-v easy_bf", "--backfill easy-classic"},
-                      KthCase{"conservative_bf", "-v conservative_bf", "--backfill conservative-classic"},
+    ::testing::Values(KthCase{"easy_bf", "-v easy_bf", "--backfill easy-classic", 0.001},
+                      KthCase{"conservative_bf", "-v conservative_bf", "--backfill conservative-classic", 0.02},
                       KthCase{"easy_bf_desc_size", "-v easy_bf -o desc_size",
-                              "--backfill easy-classic --order desc_size"},
+                              "--backfill easy-classic --order desc_size", 0.005},
                       KthCase{"easy_bf_contiguous", "-v easy_bf -p contiguous",
-                              "--backfill easy-classic --alloc contiguous"}),
+                              "--backfill easy-classic --alloc contiguous", 0.001}),
     [](const ::testing::TestParamInfo<KthCase>& info) { return std::string(info.param.name); });
 
 // Options through Batsim's --sched-cfg override serve's command line (docs/protocol.md §7.1).
@@ -242,12 +248,16 @@ TEST(BesideBatsim, ServeNoticesThatBatsimWasKilled) {
       swf_to_batsim_json(BATFILL_SOURCE_DIR "/workloads/KTH-SP2-1996-2.1-cln.swf.gz", 100, dir + "/kth.json");
   const int port = batsim_testing::next_port();
   Process serve(std::string(BATFILL_BINARY) + " serve -s tcp://127.0.0.1:" + std::to_string(port) +
-                    " --timeout 20 --verbosity quiet",
+                    " --timeout 20 --verbosity info",
                 dir + "/serve.log");
   Process sim(batsim + " -q -p " + platform + " -w " + workload + " -e " + dir + "/batsim -s tcp://127.0.0.1:" +
                   std::to_string(port),
               dir + "/batsim.log");
-  std::this_thread::sleep_for(3s);
+  // Killed mid-run: once the simulation has begun, however long Batsim took to load KTH.
+  for (int i = 0; i < 600 && serve.log().find("simulation begins") == std::string::npos; ++i) {
+    std::this_thread::sleep_for(50ms);
+  }
+  std::this_thread::sleep_for(500ms);
   sim.kill_now();
   const auto killed = std::chrono::steady_clock::now();
   const int status = serve.wait(30s);

@@ -92,6 +92,27 @@ TEST(HostileMessage, StopNoticeIsANotifyOfAnUnknownTypeInPlainAscii) {
             R"("batfill error: message #3: 'now'   went back"}}]})");
 }
 
+// Found by fuzz_codec: a resource without a role got "role" written first, then the other
+// properties; read back, the map sorted them, so a second round trip wrote other text.
+TEST(HostileMessage, RoundTripOfResourcePropertiesIsAFixedPoint) {
+  const std::string json =
+      R"({"now":0,"events":[{"timestamp":0,"type":"SIMULATION_BEGINS","data":{"nb_compute_resources":1,)"
+      R"("config":{},"compute_resources":[{"id":0,"name":"a","state":"idle","properties":{"pole":"x"}}]}}]})";
+  const std::string once = write_message(parse_message(json));
+  EXPECT_TRUE(contains(once, R"("properties":{"pole":"x","role":""})")) << once;
+  EXPECT_EQ(write_message(parse_message(once)), once);
+}
+
+// Found by fuzz_codec: RapidJSON 1.1.0's full-precision number parser shifted by exponents
+// beyond 63 bits on zeros written with many digits and a large exponent; the default parser
+// refuses the exponent with a clear error.
+TEST(HostileMessage, ZeroWithManyDigitsAndAHugeExponentIsAClearError) {
+  EXPECT_EQ(error_of(R"({"now": 0.000000000000000000000000000000e1792900863, "events": []})"),
+            "malformed JSON at offset 8: Number too big to be stored in double.");
+  EXPECT_EQ(parse_message(R"({"now": 0.000000000000000000000000000000e5, "events": []})").now, 0);
+  EXPECT_TRUE(contains(error_of("0e55l  00+1"), "malformed JSON at offset")) << error_of("0e55l  00+1");
+}
+
 TEST(TimeArithmetic, AddSaturatingNeverOverflowsWhateverTheSigns) {
   constexpr Time kLowest = std::numeric_limits<Time>::min();
   EXPECT_EQ(add_saturating(kNever - 1, 5), kNever);
