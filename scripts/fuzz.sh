@@ -14,7 +14,18 @@ TARGETS=${*:-swf batsim_json drevt_csv codec adapter machine_set}
 BUILD=$ROOT/build-fuzz
 CORPUS=$BUILD/corpus
 
-CC=clang CXX=clang++ cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+# clang 14 and its libFuzzer runtime (Debian 12), installed when missing.
+missing=()
+for package in clang-14 libclang-rt-14-dev; do
+  dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+CC=clang-14 CXX=clang++-14 cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DBATFILL_FUZZ=ON -DBATFILL_BUILD_TESTS=OFF -DBATFILL_BUILD_BENCHMARKS=OFF >/dev/null
 cmake --build "$BUILD" -j"${JOBS:-2}" --target $(printf 'fuzz_%s ' $TARGETS) >/dev/null
 
