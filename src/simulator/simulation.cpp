@@ -256,17 +256,22 @@ SimulationResult run_simulation(const workload::Workload& workload,
                                 protocol::DecisionProcess& decision_process,
                                 const SimulationOptions& options) {
   const WallClock::time_point start = WallClock::now();
-  sg4::Engine engine("batfill");
+  // Extra SimGrid settings, e.g. contexts/factory:thread under AddressSanitizer, which cannot
+  // follow SimGrid's own stack switching (docs/semantics.md §5.10). Given on the engine's command
+  // line: the context factory is chosen when the engine starts.
+  std::vector<std::string> arguments = {"batfill"};
+  if (const char* extra = std::getenv("BATFILL_SIMGRID_CFG"); extra != nullptr && *extra != '\0') {
+    arguments.push_back(std::string("--cfg=") + extra);
+  }
+  std::vector<char*> argv;
+  for (std::string& argument : arguments) argv.push_back(argument.data());
+  int argc = static_cast<int>(argv.size());
+  sg4::Engine engine(&argc, argv.data());
   // Warnings only, so batfill's own output stays readable (set first: a configuration change is
   // logged as information).
   xbt_log_control_set("root.thresh:warning");
   // ptask_L07 is the host model that runs parallel tasks; Batsim uses it too.
   sg4::Engine::set_config("host/model:ptask_L07");
-  // Extra SimGrid settings, e.g. contexts/factory:thread under AddressSanitizer, which cannot
-  // follow SimGrid's own stack switching (docs/semantics.md §5.10).
-  if (const char* extra = std::getenv("BATFILL_SIMGRID_CFG"); extra != nullptr && *extra != '\0') {
-    sg4::Engine::set_config(extra);
-  }
 
   Platform platform = load_platform(engine, workload, options);
   sg4::Host* server_host = platform.server_host;
