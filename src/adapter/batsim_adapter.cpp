@@ -86,6 +86,7 @@ BatsimAdapter::BatsimAdapter(std::string policy, SchedulerOptions options, Log l
 Message BatsimAdapter::exchange(const Message& request) {
   if (finished_) throw ProtocolError("request after SIMULATION_ENDS");
   const Time now = request.now;
+  check_clock(now);
   Instant instant = sort_events(request);
   // Corrections only at the wake-ups asked for them, before the completions: a job completing
   // now was running when its prediction expired (a wake-up may come late, see the stand-in's
@@ -103,6 +104,17 @@ Message BatsimAdapter::exchange(const Message& request) {
   answer(instant.queries, now, reply);
   check_liveness();
   return reply;
+}
+
+// Batsim's clock starts at 0 and never goes back (docs/protocol.md §2.3): a request that breaks
+// this would make the core plan in the past.
+void BatsimAdapter::check_clock(Time now) {
+  if (now < 0) throw ProtocolError("'now' is " + format_seconds(now) + " s: must be >= 0");
+  if (now < last_now_) {
+    throw ProtocolError("'now' " + format_seconds(now) + " s is earlier than the previous " +
+                        "message's " + format_seconds(last_now_) + " s");
+  }
+  last_now_ = now;
 }
 
 // The message order does not matter: only the steps of the instant do.

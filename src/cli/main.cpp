@@ -12,10 +12,12 @@
 #include <chrono>
 #include <iostream>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "batfill/adapter/batsim_adapter.hpp"
+#include "batfill/common/machine_set.hpp"
 #include "batfill/core/policy_registry.hpp"
 #include "batfill/core/prediction.hpp"
 #include "batfill/simulator/outputs.hpp"
@@ -23,6 +25,7 @@
 #include "batfill/transport/remote_decision_process.hpp"
 #include "batfill/transport/serve.hpp"
 #include "batfill/workload/workload.hpp"
+#include "check_command.hpp"
 #include "policy_options.hpp"
 #include "transform_options.hpp"
 
@@ -36,6 +39,7 @@ const char* const kVersion = "batfill 0.1.0";
 const char* const kUsage =
     "usage: batfill simulate WORKLOAD [options]   replay a workload on the embedded simulator\n"
     "       batfill serve [options]               run as a Batsim scheduler (ZeroMQ)\n"
+    "       batfill check JOBS.csv [options]      validate a Batsim _jobs.csv\n"
     "       batfill policies                      list the policies, predictors and correctors\n"
     "       batfill --version\n"
     "Run 'batfill simulate --help' or 'batfill serve --help' for their options.\n";
@@ -48,6 +52,30 @@ po::variables_map parse(const std::vector<std::string>& arguments,
             values);
   po::notify(values);
   return values;
+}
+
+// --timeout in seconds, checked: finite, > 0 and at most a week (docs/protocol.md §1.3), so
+// that the milliseconds handed to ZeroMQ never overflow or mean "forever".
+std::chrono::milliseconds timeout_option(const po::variables_map& values) {
+  const double seconds = values["timeout"].as<double>();
+  constexpr double kLongestTimeout = 7 * 24 * 3600.0;
+  if (!(seconds >= 0.001 && seconds <= kLongestTimeout)) {
+    std::ostringstream text;
+    text << "--timeout " << seconds << ": must be a number of seconds from 0.001 to "
+         << kLongestTimeout << " (a week)";
+    throw std::invalid_argument(text.str());
+  }
+  return std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
+}
+
+// --nodes, checked against the machine-size limit (docs/semantics.md §5.6).
+int nodes_option(const po::variables_map& values) {
+  const int nodes = values["nodes"].as<int>();
+  if (nodes <= 0 || nodes > kMaxMachines) {
+    throw std::invalid_argument("--nodes " + std::to_string(nodes) + ": must be from 1 to " +
+                                std::to_string(kMaxMachines));
+  }
+  return nodes;
 }
 
 using Clock = std::chrono::steady_clock;
@@ -91,7 +119,7 @@ workload::Workload read_workload(const po::variables_map& values) {
 simulator::SimulationOptions simulation_options(const po::variables_map& values) {
   simulator::SimulationOptions options;
   if (values.count("platform")) options.platform_file = values["platform"].as<std::string>();
-  if (values.count("nodes")) options.nodes = values["nodes"].as<int>();
+  if (values.count("nodes")) options.nodes = nodes_option(values);
   options.sched_config = values["sched-cfg"].as<std::string>();
   options.batching = simulator::parse_event_batching(values["batching"].as<std::string>());
   options.show_progress = !values.count("no-progress") && isatty(STDERR_FILENO);
@@ -108,8 +136,7 @@ ChosenDecisionProcess choose_decision_process(const po::variables_map& values,
                                               const cli::PolicyChoice& choice) {
   ChosenDecisionProcess chosen;
   if (values.count("scheduler")) {
-    const auto timeout = std::chrono::milliseconds(
-        static_cast<long long>(values["timeout"].as<double>() * 1000));
+    const auto timeout = timeout_option(values);
     chosen.process = std::make_unique<transport::RemoteDecisionProcess>(
         values["scheduler"].as<std::string>(), timeout);
     return chosen;
@@ -224,8 +251,7 @@ int serve(const std::vector<std::string>& arguments) {
   const cli::PolicyChoice choice = cli::resolve_policy_choice(values, adapter::Verbosity::kInfo);
   transport::ServeOptions options;
   options.endpoint = values["socket-endpoint"].as<std::string>();
-  options.timeout = std::chrono::milliseconds(
-      static_cast<long long>(values["timeout"].as<double>() * 1000));
+  options.timeout = timeout_option(values);
   options.policy = choice.policy;
   options.scheduler = choice.scheduler;
   options.verbosity = choice.verbosity;
@@ -244,6 +270,7 @@ int main(int argc, char** argv) {
   try {
     if (command == "simulate") return simulate(arguments);
     if (command == "serve") return serve(arguments);
+    if (command == "check") return cli::check_command(arguments);
     if (command == "policies") {
       for (const PolicyInfo& policy : registered_policies()) {
         std::cout << policy.name << '\t' << policy.description << '\n';

@@ -8,8 +8,9 @@ namespace batfill {
 
 Time from_fractional_seconds(double seconds) {
   const double micros = std::round(seconds * static_cast<double>(kMicrosecondsPerSecond));
-  if (!std::isfinite(micros) || std::fabs(micros) >= 9.2e18) {
-    throw std::out_of_range("time value out of range: " + std::to_string(seconds) + " s");
+  if (!std::isfinite(micros) || std::fabs(micros) > static_cast<double>(kMaxTime)) {
+    throw std::out_of_range("time value out of range: " + std::to_string(seconds) +
+                            " s (batfill's times lie within ±4.6e12 s)");
   }
   return static_cast<Time>(micros);
 }

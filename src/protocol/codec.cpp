@@ -9,13 +9,24 @@
 #include <optional>
 #include <set>
 
+#include "batfill/common/json_depth.hpp"
 #include "wire_names.hpp"
 
 namespace batfill::protocol {
 namespace {
 
 using Value = rapidjson::Value;
-using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
+// Validating writes: a string that is not UTF-8 must fail here, never reach Batsim as a message
+// that is not JSON (docs/protocol.md §2.3).
+using Writer = rapidjson::Writer<rapidjson::StringBuffer, rapidjson::UTF8<>, rapidjson::UTF8<>,
+                                 rapidjson::CrtAllocator, rapidjson::kWriteValidateEncodingFlag>;
+
+// Iterative, so that nesting never recurses; validating, so that strings are UTF-8
+// (docs/protocol.md §2.3). Not kParseFullPrecisionFlag: in RapidJSON 1.1.0 that path shifts by
+// huge exponents on numbers such as 0.000…0e9 with many digits (found by fuzz_codec), and the
+// default path is within a few ulps, far below the microsecond every time is rounded to.
+constexpr unsigned kParseFlags = rapidjson::kParseIterativeFlag |
+                                 rapidjson::kParseValidateEncodingFlag;
 
 // ---- Parsing ---------------------------------------------------------------------------------
 
@@ -23,7 +34,7 @@ std::string json_text(const Value& value) {
   rapidjson::StringBuffer buffer;
   Writer writer(buffer);
   value.Accept(writer);
-  return buffer.GetString();
+  return std::string(buffer.GetString(), buffer.GetSize());
 }
 
 // The members of one JSON object, read with errors that name where they come from:
@@ -52,7 +63,8 @@ class Fields {
   std::string string(const char* key) const {
     const Value& value = require(key, "string");
     if (!value.IsString()) fail("field " + name(key) + " must be a string, got " + json_text(value));
-    return value.GetString();
+    // With its length: "\u0000" inside an id is a character like any other.
+    return std::string(value.GetString(), value.GetStringLength());
   }
 
   std::optional<std::string> optional_string(const char* key) const {
@@ -163,6 +175,10 @@ SimulationBegins parse_simulation_begins(const Fields& data) {
   begins.nb_compute_resources = data.find("nb_compute_resources") != nullptr
                                     ? data.integer("nb_compute_resources")
                                     : data.integer("nb_resources");
+  if (begins.nb_compute_resources > kMaxMachines) {
+    data.fail("field 'nb_compute_resources' " + std::to_string(begins.nb_compute_resources) +
+              " is more than batfill's limit of " + std::to_string(kMaxMachines) + " machines");
+  }
   begins.nb_storage_resources = data.integer_or("nb_storage_resources", 0);
   if (data.find("compute_resources") != nullptr) {
     const Value& resources = data.array("compute_resources");
@@ -176,8 +192,11 @@ SimulationBegins parse_simulation_begins(const Fields& data) {
       parsed.state = resource.optional_string("state").value_or("idle");
       if (resource.find("properties") != nullptr) {
         for (const auto& property : resource.object("properties").value().GetObject()) {
-          parsed.properties[property.name.GetString()] =
-              property.value.IsString() ? property.value.GetString() : json_text(property.value);
+          const std::string name(property.name.GetString(), property.name.GetStringLength());
+          parsed.properties[name] =
+              property.value.IsString()
+                  ? std::string(property.value.GetString(), property.value.GetStringLength())
+                  : json_text(property.value);
         }
       }
       begins.compute_resources.push_back(std::move(parsed));
@@ -222,7 +241,7 @@ JobKilled parse_job_killed(const Fields& data) {
   JobKilled killed;
   for (const Value& id : data.array("job_ids").GetArray()) {
     if (!id.IsString()) data.fail("field 'job_ids' must hold strings, got " + json_text(id));
-    killed.job_ids.emplace_back(id.GetString());
+    killed.job_ids.emplace_back(id.GetString(), id.GetStringLength());
   }
   return killed;
 }
@@ -319,7 +338,9 @@ void write_time(Writer& writer, Time t) {
 
 void write_string(Writer& writer, const char* key, const std::string& value) {
   writer.Key(key);
-  writer.String(value.data(), static_cast<rapidjson::SizeType>(value.size()));
+  if (!writer.String(value.data(), static_cast<rapidjson::SizeType>(value.size()))) {
+    throw std::invalid_argument(std::string("field '") + key + "' is not valid UTF-8");
+  }
 }
 
 void write_raw_object(Writer& writer, const std::string& json, const char* what) {
@@ -386,9 +407,16 @@ void write_compute_resource(Writer& writer, const ComputeResource& resource) {
   write_string(writer, "state", resource.state);
   writer.Key("properties");
   writer.StartObject();
-  // Batsim always sends a role, possibly "".
-  if (resource.properties.count("role") == 0) write_string(writer, "role", "");
-  for (const auto& [key, value] : resource.properties) write_string(writer, key.c_str(), value);
+  // Batsim always sends a role, possibly "". Keys in sorted order, the role among them, so that
+  // a message read back writes the same text.
+  std::map<std::string, std::string> properties = resource.properties;
+  properties.emplace("role", "");
+  for (const auto& [key, value] : properties) {
+    writer.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
+    if (!writer.String(value.data(), static_cast<rapidjson::SizeType>(value.size()))) {
+      throw std::invalid_argument("property '" + key + "' is not valid UTF-8");
+    }
+  }
   writer.EndObject();
   writer.Key("zone_properties");
   writer.StartObject();
@@ -540,7 +568,11 @@ struct DataWriter {
 
 Message parse_message(const std::string& json) {
   rapidjson::Document document;
-  document.Parse<rapidjson::kParseFullPrecisionFlag>(json.c_str(), json.size());
+  if (const std::optional<std::size_t> offset = find_excess_json_nesting(json)) {
+    throw ProtocolError("JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
+                        " levels at offset " + std::to_string(*offset));
+  }
+  document.Parse<kParseFlags>(json.c_str(), json.size());
   if (document.HasParseError()) {
     throw ProtocolError("malformed JSON at offset " + std::to_string(document.GetErrorOffset()) +
                         ": " + rapidjson::GetParseError_En(document.GetParseError()));
@@ -575,7 +607,34 @@ std::string write_message(const Message& message) {
   }
   writer.EndArray();
   writer.EndObject();
-  return buffer.GetString();
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+std::string write_stop_notice(const std::string& what) {
+  std::string type = "batfill error: ";
+  for (const char c : what.substr(0, 500)) {
+    const bool printable_ascii = c >= 0x20 && c < 0x7f;
+    type += printable_ascii ? c : ' ';
+  }
+  rapidjson::StringBuffer buffer;
+  Writer writer(buffer);
+  writer.StartObject();
+  writer.Key("now");
+  write_time(writer, 0);
+  writer.Key("events");
+  writer.StartArray();
+  writer.StartObject();
+  writer.Key("timestamp");
+  write_time(writer, 0);
+  write_string(writer, "type", "NOTIFY");
+  writer.Key("data");
+  writer.StartObject();
+  write_string(writer, "type", type);
+  writer.EndObject();
+  writer.EndObject();
+  writer.EndArray();
+  writer.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize());
 }
 
 }  // namespace batfill::protocol

@@ -3,6 +3,7 @@
 #include <simgrid/Exception.hpp>
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace batfill::simulator {
 namespace {
@@ -48,7 +49,15 @@ void JobExecutor::start(std::size_t index, const std::string& name,
   // as COMPLETED_WALLTIME_REACHED.
   const Time limit = job.job.time_limit;
   const bool cut = job.job.has_time_limit() && profile.delay >= limit;
-  delay_completions_.push({now + (cut ? limit : profile.delay), index,
+  const Time duration = cut ? limit : profile.delay;
+  // Both are within kMaxTime, so the sum cannot overflow; past kMaxTime it is no valid time
+  // (docs/semantics.md §1.1): a clear stop rather than a clock that wraps.
+  if (now + duration > kMaxTime) {
+    throw std::runtime_error("job '" + name + "' started at " + format_seconds(now) +
+                             " s for " + format_seconds(duration) +
+                             " s would end beyond batfill's time range (4.6e12 s)");
+  }
+  delay_completions_.push({now + duration, index,
                            cut ? FinalState::kCompletedWalltimeReached
                                : state_on_normal_end(profile)});
 }

@@ -55,6 +55,22 @@ void append_time_or_none(std::string& out, Time t) {
   }
 }
 
+// A text cell: quoted (RFC 4180, `"` doubled) only when it holds a comma, a quote or a line
+// break, so ordinary ids stay as Batsim writes them and no id can split a row
+// (docs/semantics.md §6.1).
+void append_text_field(std::string& out, const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) {
+    out += text;
+    return;
+  }
+  out += '"';
+  for (const char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  out += '"';
+}
+
 // Rows are written to the stream in blocks of about this size.
 constexpr std::size_t kWriteBlock = 1 << 16;
 
@@ -69,11 +85,11 @@ void write_jobs_csv(std::ostream& out, const std::vector<JobRecord>& jobs) {
   std::string rows;
   rows.reserve(kWriteBlock + 1024);
   for (const JobRecord& job : jobs) {
-    rows += job.job.id;
+    append_text_field(rows, job.job.id);
     rows += ',';
-    rows += job.workload_name;
+    append_text_field(rows, job.workload_name);
     rows += ',';
-    rows += job.profile;
+    append_text_field(rows, job.profile);
     rows += ',';
     append_seconds(rows, job.job.submit_time);
     rows += ',';

@@ -13,6 +13,7 @@
 #include <xbt/log.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -276,7 +277,17 @@ SimulationResult run_simulation(const workload::Workload& workload,
                                 protocol::DecisionProcess& decision_process,
                                 const SimulationOptions& options) {
   const WallClock::time_point start = WallClock::now();
-  sg4::Engine engine("batfill");
+  // Extra SimGrid settings, e.g. contexts/factory:thread under AddressSanitizer, which cannot
+  // follow SimGrid's own stack switching (docs/semantics.md §5.10). Given on the engine's command
+  // line: the context factory is chosen when the engine starts.
+  std::vector<std::string> arguments = {"batfill"};
+  if (const char* extra = std::getenv("BATFILL_SIMGRID_CFG"); extra != nullptr && *extra != '\0') {
+    arguments.push_back(std::string("--cfg=") + extra);
+  }
+  std::vector<char*> argv;
+  for (std::string& argument : arguments) argv.push_back(argument.data());
+  int argc = static_cast<int>(argv.size());
+  sg4::Engine engine(&argc, argv.data());
   // Warnings only, so batfill's own output stays readable (set first: a configuration change is
   // logged as information).
   xbt_log_control_set("root.thresh:warning");

@@ -5,6 +5,7 @@
 #include <zmq.hpp>
 
 #include "batfill/protocol/codec.hpp"
+#include "peer_monitor.hpp"
 
 namespace batfill::transport {
 
@@ -18,14 +19,32 @@ RemoteDecisionProcess::RemoteDecisionProcess(std::string endpoint,
   socket_->set(zmq::sockopt::linger, 0);
   // A REQ socket may block on send while no peer is there; bound that by the same timeout.
   socket_->set(zmq::sockopt::sndtimeo, static_cast<int>(timeout_.count()));
+  socket_->set(zmq::sockopt::maxmsgsize, static_cast<int64_t>(kMaxMessageBytes));
   try {
+    monitor_ = std::make_unique<PeerMonitor>(*context_, *socket_, "scheduler");
     socket_->connect(endpoint_);
   } catch (const zmq::error_t& e) {
     throw std::runtime_error("cannot connect to the scheduler at " + endpoint_ + ": " + e.what());
   }
 }
 
-RemoteDecisionProcess::~RemoteDecisionProcess() = default;
+RemoteDecisionProcess::~RemoteDecisionProcess() {
+  monitor_.reset();  // before the socket it watches
+}
+
+// Waits for the reply until `timeout`, or until the monitor reports the scheduler gone.
+RemoteDecisionProcess::Wait RemoteDecisionProcess::wait_for_reply() {
+  const auto deadline = std::chrono::steady_clock::now() + timeout_;
+  while (true) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) return Wait::kTimeout;
+    zmq::pollitem_t items[] = {{socket_->handle(), 0, ZMQ_POLLIN, 0}, monitor_->poll_item()};
+    zmq::poll(items, 2, left);
+    if ((items[0].revents & ZMQ_POLLIN) != 0) return Wait::kReply;
+    if ((items[1].revents & ZMQ_POLLIN) != 0 && monitor_->peer_lost()) return Wait::kPeerLost;
+  }
+}
 
 protocol::Message RemoteDecisionProcess::exchange(const protocol::Message& request) {
   if (broken_) {
@@ -42,10 +61,14 @@ protocol::Message RemoteDecisionProcess::exchange(const protocol::Message& reque
       broken_ = true;
       throw std::runtime_error(no_reply);
     }
-    zmq::pollitem_t items[] = {{socket_->handle(), 0, ZMQ_POLLIN, 0}};
-    zmq::poll(items, 1, timeout_);
-    if ((items[0].revents & ZMQ_POLLIN) == 0) {
+    const Wait wait = wait_for_reply();
+    if (wait != Wait::kReply) {
       broken_ = true;
+      if (wait == Wait::kPeerLost) {
+        throw std::runtime_error("the scheduler at " + endpoint_ + " closed the connection: it " +
+                                 "exited or crashed, or sent a message larger than " +
+                                 std::to_string(kMaxMessageBytes >> 20) + " MiB");
+      }
       throw std::runtime_error(no_reply);
     }
     if (!socket_->recv(reply)) throw zmq::error_t();

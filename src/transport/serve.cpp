@@ -5,9 +5,13 @@
 #include <zmq.hpp>
 
 #include "batfill/adapter/responder.hpp"
+#include "batfill/protocol/codec.hpp"
+#include "peer_monitor.hpp"
 
 namespace batfill::transport {
 namespace {
+
+using Clock = std::chrono::steady_clock;
 
 std::string seconds_text(std::chrono::milliseconds duration) {
   std::ostringstream text;
@@ -21,13 +25,34 @@ struct Received {
   int status = kServeDone;
 };
 
-Received receive(zmq::socket_t& socket, const ServeOptions& options, long index,
-                 std::ostream& errors) {
+// Waits for the socket or the monitor until `deadline`: true when a request is ready.
+bool wait_for_request(zmq::socket_t& socket, PeerMonitor& monitor, Clock::time_point deadline,
+                      bool& peer_lost) {
+  while (true) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    if (left.count() <= 0) return false;
+    zmq::pollitem_t items[] = {{socket.handle(), 0, ZMQ_POLLIN, 0}, monitor.poll_item()};
+    zmq::poll(items, 2, left);
+    if ((items[0].revents & ZMQ_POLLIN) != 0) return true;
+    if ((items[1].revents & ZMQ_POLLIN) != 0 && monitor.peer_lost()) {
+      peer_lost = true;
+      return false;
+    }
+  }
+}
+
+Received receive(zmq::socket_t& socket, PeerMonitor& monitor, const ServeOptions& options,
+                 long index, std::ostream& errors) {
   zmq::message_t request;
   try {
-    zmq::pollitem_t items[] = {{socket.handle(), 0, ZMQ_POLLIN, 0}};
-    zmq::poll(items, 1, options.timeout);
-    if ((items[0].revents & ZMQ_POLLIN) == 0) {
+    bool peer_lost = false;
+    if (!wait_for_request(socket, monitor, Clock::now() + options.timeout, peer_lost)) {
+      if (peer_lost) {
+        errors << "batfill serve: Batsim closed the connection on " << options.endpoint
+               << " before message #" << index << ": it exited or crashed, or sent a message "
+               << "larger than " << (kMaxMessageBytes >> 20) << " MiB (docs/protocol.md §1.4)\n";
+        return {"", kServeSocketError};
+      }
       errors << "batfill serve: no message from Batsim for " << seconds_text(options.timeout)
              << " on " << options.endpoint << "; is it still running?\n";
       return {"", kServeTimeout};
@@ -40,11 +65,24 @@ Received receive(zmq::socket_t& socket, const ServeOptions& options, long index,
   return {request.to_string(), kServeDone};
 }
 
+// Batsim has no timeout of its own: left without a reply it would wait forever. This reply
+// makes it abort at once, quoting the error (docs/protocol.md §3.11); the socket's linger
+// delivers it. The first line of the error only: the offending message follows it.
+void stop_batsim(zmq::socket_t& socket, const std::string& error) {
+  try {
+    const std::string notice = protocol::write_stop_notice(error.substr(0, error.find('\n')));
+    socket.send(zmq::buffer(notice), zmq::send_flags::none);
+  } catch (const zmq::error_t&) {
+    // Batsim is gone: nothing left to stop.
+  }
+}
+
 // The REP loop: one reply per request until SIMULATION_ENDS is answered.
-int answer_until_the_end(zmq::socket_t& socket, adapter::Responder& responder,
-                         const ServeOptions& options, std::ostream& errors) {
+int answer_until_the_end(zmq::socket_t& socket, PeerMonitor& monitor,
+                         adapter::Responder& responder, const ServeOptions& options,
+                         std::ostream& errors) {
   for (long index = 0;; ++index) {
-    const Received request = receive(socket, options, index, errors);
+    const Received request = receive(socket, monitor, options, index, errors);
     if (request.status != kServeDone) return request.status;
     std::string reply;
     try {
@@ -53,6 +91,7 @@ int answer_until_the_end(zmq::socket_t& socket, adapter::Responder& responder,
       // Batsim blocks on a reply that will never come; exiting cleanly is what matters, and
       // experiment runners then stop Batsim.
       errors << "batfill serve: " << e.what() << '\n';
+      stop_batsim(socket, e.what());
       return kServeProtocolError;
     }
     try {
@@ -81,14 +120,18 @@ int serve(const ServeOptions& options, std::ostream& errors) {
   zmq::socket_t socket(context, zmq::socket_type::rep);
   // The last reply (to SIMULATION_ENDS) must still reach Batsim after serve returns.
   socket.set(zmq::sockopt::linger, 5000);
+  // ZeroMQ drops a peer that sends more; the monitor then reports it (docs/protocol.md §1.4).
+  socket.set(zmq::sockopt::maxmsgsize, static_cast<int64_t>(kMaxMessageBytes));
+  std::unique_ptr<PeerMonitor> monitor;
   try {
+    monitor = std::make_unique<PeerMonitor>(context, socket, "serve");
     socket.bind(options.endpoint);
   } catch (const zmq::error_t& e) {
     errors << "batfill serve: cannot bind " << options.endpoint << ": " << e.what() << '\n';
     return kServeSocketError;
   }
   log.info("waiting for Batsim on " + options.endpoint);
-  return answer_until_the_end(socket, *responder, options, errors);
+  return answer_until_the_end(socket, *monitor, *responder, options, errors);
 }
 
 }  // namespace batfill::transport

@@ -15,7 +15,9 @@
 #include <string_view>
 #include <vector>
 
+#include "batfill/common/json_depth.hpp"
 #include "batfill/common/text.hpp"
+#include "batfill/common/machine_set.hpp"
 #include "batfill/workload/workload.hpp"
 #include "reader_support.hpp"
 
@@ -74,7 +76,7 @@ class JobLineFinder
   static std::vector<int> find(const std::string& text) {
     JobLineFinder finder(text);
     rapidjson::Reader reader;
-    reader.Parse(finder.stream_, finder);
+    reader.Parse<rapidjson::kParseIterativeFlag>(finder.stream_, finder);
     return std::move(finder.lines_);
   }
 
@@ -197,8 +199,16 @@ class BatsimJsonReader {
   }
 
   Workload read(const std::string& text) {
+    if (const std::optional<std::size_t> offset = find_excess_json_nesting(text)) {
+      throw std::runtime_error(path() + ":" + std::to_string(line_of_offset(text, *offset)) +
+                               ": JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
+                               " levels at offset " + std::to_string(*offset));
+    }
     rapidjson::Document document;
-    document.Parse(text.c_str(), text.size());
+    // Iterative: no recursion on nesting; validating: job ids and names are UTF-8, as the
+    // protocol needs them (docs/semantics.md §5.3).
+    document.Parse<rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag>(
+        text.c_str(), text.size());
     if (document.HasParseError()) {
       const std::size_t offset = document.GetErrorOffset();
       throw std::runtime_error(path() + ":" + std::to_string(line_of_offset(text, offset)) +
@@ -210,6 +220,10 @@ class BatsimJsonReader {
     const Value* nb_res = member(document, "nb_res");
     if (nb_res == nullptr || !nb_res->IsInt() || nb_res->GetInt() <= 0) {
       fail("'nb_res' must be an integer > 0");
+    }
+    if (nb_res->GetInt() > kMaxMachines) {
+      fail("'nb_res' " + std::to_string(nb_res->GetInt()) + " is more than batfill's limit of " +
+           std::to_string(kMaxMachines) + " machines");
     }
     workload_.machine_count = nb_res->GetInt();
 

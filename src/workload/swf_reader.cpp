@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <array>
+#include <stdexcept>
 #include <charconv>
 #include <optional>
 #include <string_view>
 #include <vector>
 
+#include "batfill/common/machine_set.hpp"
 #include "batfill/workload/workload.hpp"
 #include "reader_support.hpp"
 
@@ -50,6 +52,11 @@ void read_header_comment(std::string_view comment, const std::string& location,
     workload.warnings.push_back(location + ": header " + std::string(key) + " '" +
                                 std::string(value) + "' is not a positive number; ignored");
     return;
+  }
+  if (count > kMaxMachines) {
+    throw std::runtime_error(location + ": header " + std::string(key) + " " + std::to_string(count) +
+                             " is more than batfill's limit of " + std::to_string(kMaxMachines) +
+                             " machines");
   }
   (key == "MaxProcs" ? header.max_procs : header.max_nodes) = count;
 }

@@ -20,6 +20,14 @@ namespace {
 
 enum class Format { kSwf, kBatsimJson, kDrevtCsv };
 
+// The most text a workload may hold, compressed or not (docs/semantics.md §5.9): the largest
+// archive traces are a few hundred MB, and a bound keeps a hostile file from exhausting memory.
+constexpr std::size_t kMaxWorkloadBytes = std::size_t{2} << 30;
+
+std::string too_large(const std::string& path) {
+  return "workload '" + path + "' is larger than 2 GiB (uncompressed), batfill's limit";
+}
+
 std::string load_file(const std::string& path) {
   std::error_code error;
   if (std::filesystem::is_directory(path, error)) {
@@ -35,6 +43,7 @@ std::string load_file(const std::string& path) {
   const std::streamoff size = in.tellg();
   in.seekg(0, std::ios::beg);
   if (size < 0 || !in) throw std::runtime_error("cannot read workload '" + path + "'");
+  if (static_cast<std::uintmax_t>(size) > kMaxWorkloadBytes) throw std::runtime_error(too_large(path));
   std::string bytes(static_cast<std::size_t>(size), '\0');
   in.read(bytes.data(), size);
   if (in.gcount() != size) throw std::runtime_error("cannot read workload '" + path + "'");
@@ -51,15 +60,20 @@ bool is_gzip(const std::string& bytes) {
 // used before, kept so that error messages stay the same.
 constexpr const char* kCorruptGzip = "gzip error: iostream error";
 
-// A gzip file ends with its uncompressed size modulo 2^32 (of its last member): a good first
-// guess for the output buffer, which then rarely needs to grow.
+// Deflate expands at most about 1032 times; a trailer claiming more lies.
+constexpr std::size_t kMaxDeflateRatio = 1032;
+
+// A gzip file ends with its uncompressed size modulo 2^32 (of its last member): a first guess
+// for the output buffer, which then rarely needs to grow. Never trusted beyond what the
+// compressed bytes can produce: a 46-byte file may claim 4 GiB.
 std::size_t uncompressed_size_hint(const std::string& compressed) {
   if (compressed.size() < 18) return compressed.size();
   const auto byte = [&](std::size_t i) {
     return static_cast<std::uint32_t>(static_cast<unsigned char>(compressed[i]));
   };
   const std::size_t end = compressed.size();
-  return byte(end - 4) | byte(end - 3) << 8 | byte(end - 2) << 16 | byte(end - 1) << 24;
+  const std::size_t claimed = byte(end - 4) | byte(end - 3) << 8 | byte(end - 2) << 16 | byte(end - 1) << 24;
+  return std::min({claimed, compressed.size() * kMaxDeflateRatio, kMaxWorkloadBytes});
 }
 
 // Inflates all gzip members (a concatenation of gzip files is one gzip file) straight into
@@ -72,12 +86,18 @@ std::string gunzip(const std::string& path, const std::string& compressed) {
     throw std::runtime_error("cannot decompress workload '" + path + "': " + kCorruptGzip);
   }
   stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.data()));
-  stream.avail_in = static_cast<uInt>(compressed.size());  // traces are far below 4 GB
+  stream.avail_in = static_cast<uInt>(compressed.size());  // load_file bounds it below 4 GB
   std::string text(std::max<std::size_t>(uncompressed_size_hint(compressed), 1 << 16), '\0');
   std::size_t produced = 0;
   int status = Z_OK;
   while (true) {
-    if (produced == text.size()) text.resize(text.size() * 2);
+    if (produced == text.size()) {
+      if (produced >= kMaxWorkloadBytes) {
+        inflateEnd(&stream);
+        throw std::runtime_error("cannot decompress " + too_large(path));
+      }
+      text.resize(std::min(text.size() * 2, kMaxWorkloadBytes));
+    }
     stream.next_out = reinterpret_cast<Bytef*>(text.data() + produced);
     stream.avail_out = static_cast<uInt>(std::min<std::size_t>(text.size() - produced, UINT32_MAX));
     const uInt room = stream.avail_out;

@@ -368,6 +368,29 @@ TEST(BatsimAdapter, EndsWithAnEmptyReply) {
   EXPECT_THROW(session.scheduler.exchange(request(from_seconds(11), {RequestedCall{}})), ProtocolError);
 }
 
+std::string exchange_error(BatsimAdapter& scheduler, Time now) {
+  try {
+    scheduler.exchange(request(now, {RequestedCall{}}));
+  } catch (const ProtocolError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(BatsimAdapter, NowGoingBackwardsIsAProtocolError) {
+  Session session(2);
+  session.send_at(10, {submission("a", 1)});
+  EXPECT_EQ(exchange_error(session.scheduler, from_seconds(9)),
+            "'now' 9.000000 s is earlier than the previous message's 10.000000 s");
+  // The same `now` again is fine: Batsim sends several messages per instant.
+  EXPECT_EQ(exchange_error(session.scheduler, from_seconds(10)), "(no error)");
+}
+
+TEST(BatsimAdapter, NegativeNowIsAProtocolError) {
+  Session session(2);
+  EXPECT_EQ(exchange_error(session.scheduler, -1), "'now' is -0.000001 s: must be >= 0");
+}
+
 // ---- Settings --------------------------------------------------------------------------------
 
 TEST(BatsimAdapter, SchedConfigOverridesTheConstructorSettings) {

@@ -113,6 +113,15 @@ inline std::string read_file(const std::string& path) {
   return text.str();
 }
 
+// `batfill check` on a schedule a test produced (docs/semantics.md §6.5): no machine runs two
+// jobs at once, allocations have the requested size, times are consistent, and with a workload
+// every job appears once. `limits`: "--nodes N", "--platform F" and/or "--workload W".
+inline void expect_valid_schedule(const std::string& jobs_csv, const std::string& limits = "") {
+  const CommandResult check = run("check " + jobs_csv + " " + limits);
+  EXPECT_EQ(check.exit_code, 0) << check.output;
+  EXPECT_NE(check.output.find(" 0 violations"), std::string::npos) << check.output;
+}
+
 struct ExternalRun {
   CommandResult simulate;
   int serve_exit_code = -1;

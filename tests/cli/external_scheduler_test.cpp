@@ -47,6 +47,7 @@ TEST_P(ExternalMatchesInProcess, IdenticalJobsCsv) {
   const std::string expected = cli_testing::read_file(dir + "/in_jobs.csv");
   EXPECT_FALSE(expected.empty());
   EXPECT_EQ(cli_testing::read_file(dir + "/ext_jobs.csv"), expected);
+  cli_testing::expect_valid_schedule(dir + "/ext_jobs.csv");
 }
 
 INSTANTIATE_TEST_SUITE_P(

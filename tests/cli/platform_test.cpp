@@ -45,6 +45,9 @@ TEST(Platform, ProfilesRunOnTheClusterAndStopAtTheirWalltime) {
       run("simulate " + dir + "/w.json --platform " BATFILL_SOURCE_DIR "/platforms/cluster16.xml --no-progress --output " +
           dir + "/out");
   ASSERT_EQ(result.exit_code, 0) << result.output;
+  cli_testing::expect_valid_schedule(dir + "/out_jobs.csv",
+                                     "--platform " BATFILL_SOURCE_DIR "/platforms/cluster16.xml --workload " +
+                                         dir + "/w.json");
   const auto jobs = by_id(read_csv(dir + "/out_jobs.csv"));
   ASSERT_EQ(jobs.size(), 5u);
 

@@ -38,6 +38,8 @@ TEST(SpecTable, DrEvtMakespansToTheSecond) {
     EXPECT_NEAR(std::stod(schedule.at("utilization")), row.utilization, 0.00005) << row.policy;
     EXPECT_EQ(schedule.at("nb_jobs"), "2000");
     EXPECT_EQ(schedule.at("nb_jobs_rejected"), "0");
+    cli_testing::expect_valid_schedule(
+        prefix + "_jobs.csv", "--nodes 400 --workload " BATFILL_SOURCE_DIR "/workloads/drevt-huge_2000jobs.csv");
   }
 }
 
@@ -55,6 +57,8 @@ TEST(Outputs, JobsCsvHasBatsimColumnsAndConsistentRows) {
             "job_id,workload_name,profile,submission_time,requested_number_of_resources,"
             "requested_time,success,final_state,starting_time,execution_time,finish_time,"
             "waiting_time,turnaround_time,stretch,allocated_resources,consumed_energy,metadata");
+  cli_testing::expect_valid_schedule(prefix + "_jobs.csv",
+                                     "--workload " BATFILL_SOURCE_DIR "/workloads/lublin_256.swf");
   const std::vector<cli_testing::CsvRow> rows = read_csv(prefix + "_jobs.csv");
   EXPECT_EQ(rows.size(), 10000u);  // every record of the trace, executed or rejected
   std::multimap<double, std::pair<double, MachineSet>> busy;  // start -> (finish, machines)

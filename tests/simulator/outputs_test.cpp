@@ -42,6 +42,19 @@ TEST(JobsCsv, ExecutedJobHasEveryTimeWithSixDecimalsAndCanonicalMachines) {
                 "12.250000,0.500000,10.750000,1.048780,0-3 7,-1,\"\"\n");
 }
 
+// JSON ids may hold a comma, a quote or a line break: such a cell is quoted with `"` doubled
+// (docs/semantics.md §6.1), so the row keeps its 17 columns; plain ids stay unquoted.
+TEST(JobsCsv, IdsWithCommaQuoteOrNewlineAreQuoted) {
+  const JobRecord comma = rejected(submitted("a,b", 0, 1), "r");
+  const JobRecord quote = rejected(submitted("say \"hi\"", 0, 1, kNoTimeLimit, "p,1"), "r");
+  const JobRecord newline = rejected(submitted("x\ny", 0, 1), "r");
+  EXPECT_EQ(jobs_csv({comma, quote, newline}),
+            std::string(kJobsHeader) +
+                "\"a,b\",w0,p,0.000000,1,-1.000000,0,REJECTED,,,,,,,,-1,\"\"\n"
+                "\"say \"\"hi\"\"\",w0,\"p,1\",0.000000,1,-1.000000,0,REJECTED,,,,,,,,-1,\"\"\n"
+                "\"x\ny\",w0,p,0.000000,1,-1.000000,0,REJECTED,,,,,,,,-1,\"\"\n");
+}
+
 TEST(JobsCsv, RejectedJobHasEmptyTimesAndNoTimeLimitIsMinusOne) {
   // success 0; the seven columns from starting_time to allocated_resources are empty.
   const JobRecord job = rejected(submitted("2", from_seconds(3), 64), "too large");

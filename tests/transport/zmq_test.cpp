@@ -168,6 +168,86 @@ TEST(Zmq, ServeExitsCleanlyOnABadMessage) {
             std::string::npos)
       << errors;
   EXPECT_NE(errors.find(R"(the message was: {"now":1,)"), std::string::npos) << errors;
+  // Batsim gets a reply that makes it abort quoting the error, instead of waiting forever.
+  ASSERT_TRUE(batsim.recv(reply));
+  EXPECT_EQ(reply.to_string(),
+            R"({"now":0.000000,"events":[{"timestamp":0.000000,"type":"NOTIFY","data":{"type":)"
+            R"("batfill error: message #1: event 0 (FOO): unknown event type 'FOO'"}}]})");
+}
+
+// Batsim dies after SIMULATION_BEGINS: serve notices the closed connection at once instead of
+// waiting for its whole --timeout (docs/protocol.md §1.4).
+TEST(Zmq, ServeNoticesThatBatsimDiedMidRun) {
+  ServeOptions options;
+  options.endpoint = tcp_loopback_endpoint();
+  options.timeout = kBound;
+  ServeThread server(options);
+  const auto start = std::chrono::steady_clock::now();
+  {
+    zmq::context_t context;
+    zmq::socket_t batsim(context, zmq::socket_type::req);
+    batsim.set(zmq::sockopt::linger, 0);
+    batsim.set(zmq::sockopt::rcvtimeo, 10'000);
+    batsim.connect(options.endpoint);
+    batsim.send(zmq::str_buffer(R"({"now":0,"events":[{"timestamp":0,"type":"SIMULATION_BEGINS",)"
+                                R"("data":{"nb_compute_resources":2}}]})"));
+    zmq::message_t reply;
+    ASSERT_TRUE(batsim.recv(reply));
+  }  // the socket closes as a dying process's would
+  EXPECT_EQ(server.wait(), kServeSocketError);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 5s);
+  EXPECT_NE(server.errors.str().find("Batsim closed the connection on " + options.endpoint +
+                                     " before message #1: it exited or crashed"),
+            std::string::npos)
+      << server.errors.str();
+}
+
+// 100 MB, far beyond any real message: ZeroMQ drops the sender, serve reports it.
+TEST(Zmq, ServeRefusesAMessageLargerThanTheLimit) {
+  ServeOptions options;
+  options.endpoint = tcp_loopback_endpoint();
+  options.timeout = kBound;
+  ServeThread server(options);
+  zmq::context_t context;
+  zmq::socket_t batsim(context, zmq::socket_type::req);
+  batsim.set(zmq::sockopt::linger, 0);
+  batsim.set(zmq::sockopt::rcvtimeo, 10'000);
+  batsim.connect(options.endpoint);
+  batsim.send(zmq::str_buffer(R"({"now":0,"events":[{"timestamp":0,"type":"SIMULATION_BEGINS",)"
+                              R"("data":{"nb_compute_resources":2}}]})"));
+  zmq::message_t reply;
+  ASSERT_TRUE(batsim.recv(reply));  // connected: the next message is the huge one
+  const std::string huge = R"({"now":0,"events":[],"pad":")" + std::string(100'000'000, 'x') + "\"}";
+  batsim.send(zmq::buffer(huge));
+  EXPECT_EQ(server.wait(), kServeSocketError);
+  EXPECT_NE(server.errors.str().find("or sent a message larger than 64 MiB"), std::string::npos)
+      << server.errors.str();
+}
+
+TEST(Zmq, RemoteDecisionProcessNoticesThatTheSchedulerDied) {
+  const std::string endpoint = tcp_loopback_endpoint();
+  auto scheduler_side = std::async(std::launch::async, [&] {
+    zmq::context_t context;
+    zmq::socket_t scheduler(context, zmq::socket_type::rep);
+    scheduler.set(zmq::sockopt::linger, 0);
+    scheduler.set(zmq::sockopt::rcvtimeo, 10'000);
+    scheduler.bind(endpoint);
+    zmq::message_t request;
+    (void)scheduler.recv(request);
+  });  // receives one request, then dies without replying
+  RemoteDecisionProcess batsim(endpoint, kBound);
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    batsim.exchange(request(0, {RequestedCall{}}));
+    ADD_FAILURE() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("the scheduler at " + endpoint +
+                                         " closed the connection: it exited or crashed"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 5s);
+  scheduler_side.wait();
 }
 
 TEST(Zmq, ServeReportsAnEndpointItCannotBind) {

@@ -81,6 +81,7 @@ class BatsimAdapter : public protocol::DecisionProcess {
     bool ends = false;
   };
 
+  void check_clock(Time now);
   Instant sort_events(const protocol::Message& request);
   void sort_event(const EventPosition& where, Instant& instant);
   void begin(const protocol::SimulationBegins& begins, const EventPosition& where);
@@ -110,6 +111,7 @@ class BatsimAdapter : public protocol::DecisionProcess {
   std::set<Time> wake_ups_;  // CALL_ME_LATER times asked for and not yet reached
   bool no_more_external_events_ = false;
   bool finished_ = false;
+  Time last_now_ = 0;  // the latest request's `now`
 };
 
 }  // namespace batfill::adapter

@@ -8,6 +8,11 @@ namespace batfill {
 
 using MachineSet = boost::icl::interval_set<int>;
 
+// The largest machine batfill accepts, from any source (SWF header, JSON nb_res, --nodes,
+// SIMULATION_BEGINS): ten times today's largest systems, far below where per-machine tables
+// exhaust memory (docs/semantics.md §5.6).
+constexpr int kMaxMachines = 1'000'000;
+
 // Every id in [first, last].
 MachineSet machine_range(int first, int last);
 

@@ -15,6 +15,10 @@ namespace batfill {
 using Time = std::int64_t;  // microseconds of simulated time
 
 constexpr Time kMicrosecondsPerSecond = 1'000'000;
+// The largest magnitude of any time batfill reads (docs/semantics.md §1.1): 2^62 - 1 µs, about
+// 4.6e12 s (146,000 years). The sum of two such times still fits in int64, so `now + delay`
+// never overflows; a larger input is an error naming it, never a wrapped time.
+constexpr Time kMaxTime = (Time{1} << 62) - 1;
 // "Never": a reservation that no running job can satisfy, the end of a job with no limit.
 constexpr Time kNever = std::numeric_limits<Time>::max();
 // The time limit of a job that has none (SWF field 9 <= 0, Batsim walltime absent or -1), in
@@ -24,7 +28,7 @@ constexpr Time kNoTimeLimit = kNever;
 constexpr Time from_seconds(std::int64_t seconds) { return seconds * kMicrosecondsPerSecond; }
 
 // Rounds to the nearest microsecond; throws std::out_of_range for NaN, infinities and values
-// beyond about 292,000 years.
+// beyond ±kMaxTime.
 Time from_fractional_seconds(double seconds);
 
 double to_seconds(Time t);
@@ -34,10 +38,14 @@ std::string format_seconds(Time t);
 // The same text appended to `out`: CSV rows are built without a temporary string per field.
 void append_seconds(std::string& out, Time t);
 
-// Saturating a + b for a, b >= 0: planning with a job that has no limit must not overflow.
+// Saturating a + b: planning with a job that has no limit must not overflow. Sums beyond the
+// int64 range in either direction clamp (never signed overflow, whatever the signs).
 constexpr Time add_saturating(Time a, Time b) {
   if (a == kNever || b == kNever) return kNever;
-  return (b > kNever - a) ? kNever : a + b;
+  if (a > 0 && b > kNever - a) return kNever;
+  constexpr Time kLowest = std::numeric_limits<Time>::min();
+  if (a < 0 && b < kLowest - a) return kLowest;
+  return a + b;
 }
 
 }  // namespace batfill

@@ -34,4 +34,9 @@ Message parse_message(const std::string& json);
 // send: an EXECUTE_JOB with an empty allocation, or a time that is "never".
 std::string write_message(const Message& message);
 
+// The reply that stops a real Batsim 4.2.1 at once with `what` in its error, instead of leaving
+// it blocked on a reply that never comes: a NOTIFY of an unknown type, which Batsim aborts on,
+// quoting the type (docs/protocol.md §3.11). `what` is cut to 500 ASCII characters.
+std::string write_stop_notice(const std::string& what);
+
 }  // namespace batfill::protocol

@@ -16,6 +16,8 @@ class socket_t;
 
 namespace batfill::transport {
 
+class PeerMonitor;
+
 class RemoteDecisionProcess : public protocol::DecisionProcess {
  public:
   // Connects to `endpoint` (e.g. "tcp://127.0.0.1:28000"); ZeroMQ connects in the background,
@@ -32,10 +34,14 @@ class RemoteDecisionProcess : public protocol::DecisionProcess {
   const std::string& endpoint() const { return endpoint_; }
 
  private:
+  enum class Wait { kReply, kTimeout, kPeerLost };
+  Wait wait_for_reply();
+
   std::string endpoint_;
   std::chrono::milliseconds timeout_;
   std::unique_ptr<zmq::context_t> context_;
   std::unique_ptr<zmq::socket_t> socket_;
+  std::unique_ptr<PeerMonitor> monitor_;  // notices a scheduler that died (docs/protocol.md §1.4)
   bool broken_ = false;  // a request went unanswered: REQ allows no second send
 };
 

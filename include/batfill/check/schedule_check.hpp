@@ -1,0 +1,40 @@
+#pragma once
+// Validation of a Batsim _jobs.csv (batfill's, or a real Batsim's beside batsched or pybatsim):
+// the schedule it describes must be one a machine could have run (docs/semantics.md §6.5).
+
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "batfill/common/machine_set.hpp"
+#include "batfill/common/time.hpp"
+
+namespace batfill::check {
+
+// One row of _jobs.csv, reduced to what the checks read. Times are microseconds; a job that
+// never ran (REJECTED) has executed = false and no times beyond its submission.
+struct ScheduledJob {
+  std::string id;      // job_id without a "workload!" prefix
+  int line = 0;        // 1-based line in the file, for messages
+  Time submit = 0;
+  int requested = 0;
+  bool executed = false;
+  Time start = 0, execution = 0, finish = 0, waiting = 0;
+  MachineSet machines;
+};
+
+// Reads Batsim 4's _jobs.csv text (RFC 4180 quoting, columns found by name). Throws
+// std::runtime_error naming `path`, the line and the column for anything unreadable.
+std::vector<ScheduledJob> read_jobs_csv(const std::string& path, const std::string& text);
+
+struct CheckOptions {
+  std::optional<int> machine_count;              // allocations must lie in [0, machine_count)
+  std::optional<std::set<std::string>> workload_ids;  // every id must appear exactly once
+};
+
+// Every violation found, one line each, naming the jobs and the time; empty when valid.
+std::vector<std::string> check_schedule(const std::vector<ScheduledJob>& jobs,
+                                        const CheckOptions& options);
+
+}  // namespace batfill::check

@@ -1,0 +1,101 @@
+#include "check_command.hpp"
+
+#include <boost/program_options.hpp>
+#include <fstream>
+#include <iostream>
+#include <simgrid/s4u.hpp>
+#include <sstream>
+#include <stdexcept>
+
+#include "batfill/check/schedule_check.hpp"
+#include "batfill/common/text.hpp"
+#include "batfill/workload/workload.hpp"
+
+namespace po = boost::program_options;
+
+namespace batfill::cli {
+namespace {
+
+std::string read_text(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw std::runtime_error("cannot read " + quoted(path));
+  std::stringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+bool has_role(const simgrid::s4u::Host* host, const char* role) {
+  const char* value = host->get_property("role");
+  return value != nullptr && std::string(value) == role;
+}
+
+// Batsim's machine count for a platform: every host but the master and the storage hosts
+// (README, `--platform`).
+int compute_host_count(const std::string& platform) {
+  if (!std::ifstream(platform)) throw std::runtime_error("cannot read platform " + quoted(platform));
+  std::vector<std::string> arguments = {"batfill", "--log=root.thresh:warning"};
+  std::vector<char*> argv;
+  for (std::string& argument : arguments) argv.push_back(argument.data());
+  int argc = static_cast<int>(argv.size());
+  simgrid::s4u::Engine engine(&argc, argv.data());
+  engine.load_platform(platform);
+  int count = 0;
+  for (const simgrid::s4u::Host* host : engine.get_all_hosts()) {
+    if (host->get_name() != "master_host" && !has_role(host, "master") && !has_role(host, "storage")) {
+      ++count;
+    }
+  }
+  return count;
+}
+
+check::CheckOptions check_options(const po::variables_map& values) {
+  check::CheckOptions options;
+  if (values.count("platform") && values.count("nodes")) {
+    throw std::invalid_argument("give --platform or --nodes, not both");
+  }
+  if (values.count("nodes")) {
+    const int nodes = values["nodes"].as<int>();
+    if (nodes <= 0) throw std::invalid_argument("--nodes must be positive");
+    options.machine_count = nodes;
+  }
+  if (values.count("platform")) options.machine_count = compute_host_count(values["platform"].as<std::string>());
+  if (values.count("workload")) {
+    std::set<std::string> ids;
+    for (const workload::WorkloadJob& job : workload::read_workload(values["workload"].as<std::string>()).jobs) {
+      ids.insert(job.job.id);
+    }
+    options.workload_ids = std::move(ids);
+  }
+  return options;
+}
+
+}  // namespace
+
+int check_command(const std::vector<std::string>& arguments) {
+  po::options_description command("batfill check JOBS.csv [options]");
+  command.add_options()
+      ("help,h", "show this help")
+      ("jobs", po::value<std::string>(), "a Batsim _jobs.csv (batfill's, Batsim's)")
+      ("platform", po::value<std::string>(), "allocations must lie within its compute hosts")
+      ("nodes", po::value<int>(), "allocations must lie within machines 0..N-1")
+      ("workload", po::value<std::string>(), "every job of this workload must appear exactly once");
+  po::positional_options_description positional;
+  positional.add("jobs", 1);
+  po::variables_map values;
+  po::store(po::command_line_parser(arguments).options(command).positional(positional).run(), values);
+  po::notify(values);
+  if (values.count("help")) {
+    std::cout << command << '\n';
+    return 0;
+  }
+  if (!values.count("jobs")) throw std::invalid_argument("check needs a JOBS.csv file");
+  const std::string path = values["jobs"].as<std::string>();
+  const check::CheckOptions options = check_options(values);
+  const std::vector<check::ScheduledJob> jobs = check::read_jobs_csv(path, read_text(path));
+  const std::vector<std::string> violations = check::check_schedule(jobs, options);
+  for (const std::string& violation : violations) std::cout << path << ": " << violation << '\n';
+  std::cout << path << ": " << jobs.size() << " jobs, " << violations.size() << " violations\n";
+  return violations.empty() ? 0 : 1;
+}
+
+}  // namespace batfill::cli

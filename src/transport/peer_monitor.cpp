@@ -1,0 +1,42 @@
+#include "peer_monitor.hpp"
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+namespace batfill::transport {
+
+PeerMonitor::PeerMonitor(zmq::context_t& context, zmq::socket_t& socket, const std::string& name)
+    : watched_(socket), events_(context, zmq::socket_type::pair) {
+  // One endpoint per socket: a process may monitor several.
+  const std::string endpoint = "inproc://batfill-monitor-" + name + "-" +
+                               std::to_string(reinterpret_cast<std::uintptr_t>(&socket));
+  const int events = ZMQ_EVENT_CONNECTED | ZMQ_EVENT_ACCEPTED | ZMQ_EVENT_DISCONNECTED;
+  if (zmq_socket_monitor(socket.handle(), endpoint.c_str(), events) != 0) throw zmq::error_t();
+  events_.connect(endpoint);
+}
+
+PeerMonitor::~PeerMonitor() { zmq_socket_monitor(watched_.handle(), nullptr, 0); }
+
+zmq::pollitem_t PeerMonitor::poll_item() { return {events_.handle(), 0, ZMQ_POLLIN, 0}; }
+
+bool PeerMonitor::peer_lost() {
+  // Each event is two frames: 16-bit event id and 32-bit value, then the endpoint.
+  zmq::message_t header;
+  zmq::message_t address;
+  while (events_.recv(header, zmq::recv_flags::dontwait)) {
+    (void)events_.recv(address);
+    std::uint16_t event = 0;
+    if (header.size() >= sizeof event) std::memcpy(&event, header.data(), sizeof event);
+    if (event == ZMQ_EVENT_CONNECTED || event == ZMQ_EVENT_ACCEPTED) {
+      connected_ = true;
+    } else if (event == ZMQ_EVENT_DISCONNECTED && connected_) {
+      // Final even if ZeroMQ reconnects a moment later: a peer that dropped mid-exchange lost
+      // the request or the reply it was waiting for.
+      lost_ = true;
+    }
+  }
+  return lost_;
+}
+
+}  // namespace batfill::transport

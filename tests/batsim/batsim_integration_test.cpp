@@ -1,0 +1,310 @@
+// batfill beside a real Batsim 4.2.1 (and batsched 1.4.0): opt-in, label `batsim`. Each run
+// checks that Batsim exits 0, that every job finished or was rejected, that `batfill check`
+// accepts Batsim's own _jobs.csv, and that the mean wait is within 0.1 % of the embedded
+// simulator's on the same workload and platform (docs/protocol.md §5 lists the differences).
+
+#include <zlib.h>
+
+#include "batsim_support.hpp"
+
+namespace batfill {
+namespace {
+
+using batsim_testing::Process;
+using cli_testing::CsvRow;
+using cli_testing::read_csv;
+using cli_testing::run;
+using namespace std::chrono_literals;
+
+// SWF (plain or gzip) as a Batsim JSON workload, with batfill's SWF conventions
+// (docs/semantics.md §5.1): runtime field 4, nodes field 8 (else 5), walltime field 9 (else the
+// runtime). Records batfill would reject as unreplayable are left out, and so are runtimes of
+// 0, which Batsim refuses in a delay profile ("non-strictly-positive 'delay'").
+std::string swf_to_batsim_json(const std::string& swf_path, int machines, const std::string& out) {
+  gzFile in = gzopen(swf_path.c_str(), "rb");
+  EXPECT_NE(in, nullptr) << swf_path;
+  std::string text;
+  char buffer[1 << 16];
+  int got = 0;
+  while ((got = gzread(in, buffer, sizeof buffer)) > 0) text.append(buffer, static_cast<std::size_t>(got));
+  gzclose(in);
+  std::ostringstream jobs;
+  std::set<long> delays;
+  std::istringstream lines(text);
+  std::string line;
+  bool first = true;
+  while (std::getline(lines, line)) {
+    if (line.empty() || line[0] == ';') continue;
+    std::istringstream fields(line);
+    std::vector<double> f;
+    double value = 0;
+    while (fields >> value) f.push_back(value);
+    if (f.size() < 18) continue;
+    const long runtime = static_cast<long>(f[3]);
+    const long nodes = static_cast<long>(f[7] > 0 ? f[7] : f[4]);
+    const long walltime = static_cast<long>(f[8] > 0 ? f[8] : f[3]);
+    if (runtime <= 0 || nodes <= 0 || walltime <= 0 || f[1] < 0) continue;
+    delays.insert(runtime);
+    jobs << (first ? "" : ",\n") << "{\"id\":\"" << static_cast<long>(f[0]) << "\",\"subtime\":"
+         << static_cast<long>(f[1]) << ",\"res\":" << nodes << ",\"walltime\":" << walltime
+         << ",\"profile\":\"d" << runtime << "\"}";
+    first = false;
+  }
+  std::ofstream json(out);
+  json << "{\"nb_res\":" << machines << ",\"jobs\":[\n" << jobs.str() << "],\"profiles\":{";
+  first = true;
+  for (const long delay : delays) {
+    json << (first ? "" : ",") << "\"d" << delay << "\":{\"type\":\"delay\",\"delay\":" << delay << "}";
+    first = false;
+  }
+  json << "}}\n";
+  return out;
+}
+
+// cluster512.xml with `machines` compute hosts: same links, same master host.
+std::string cluster_platform(const std::string& batsim, int machines, const std::string& out) {
+  std::string xml = cli_testing::read_file(batsim_testing::batsim_platform(batsim, "cluster512.xml"));
+  const std::string radical = "radical=\"0-511\"";
+  const std::size_t at = xml.find(radical);
+  EXPECT_NE(at, std::string::npos);
+  if (at != std::string::npos) {
+    xml.replace(at, radical.size(), "radical=\"0-" + std::to_string(machines - 1) + "\"");
+  }
+  std::ofstream(out) << xml;
+  return out;
+}
+
+struct PairRun {
+  int batsim_status = -1;
+  int scheduler_status = -1;
+  std::string batsim_log;
+  std::string scheduler_log;
+  std::vector<CsvRow> jobs;
+};
+
+// Batsim with `batsim_options` beside `batfill serve serve_options` on a fresh TCP port.
+PairRun run_beside_batsim(const std::string& batsim, const std::string& platform,
+                          const std::string& workload, const std::string& prefix,
+                          const std::string& serve_options, const std::string& batsim_options = "",
+                          std::chrono::seconds bound = 300s) {
+  const int port = batsim_testing::next_port();
+  Process serve(std::string(BATFILL_BINARY) + " serve -s tcp://127.0.0.1:" + std::to_string(port) +
+                    " --timeout 120 --verbosity quiet " + serve_options,
+                prefix + "_serve.log");
+  Process sim(batsim + " -q -p " + platform + " -w " + workload + " -e " + prefix +
+                  " -s tcp://127.0.0.1:" + std::to_string(port) + " " + batsim_options,
+              prefix + "_batsim.log");
+  PairRun result;
+  result.batsim_status = sim.wait(bound);
+  if (result.batsim_status != 0) serve.kill_now();  // Batsim never connected, or died
+  result.scheduler_status = serve.wait(30s);
+  result.batsim_log = sim.log();
+  result.scheduler_log = serve.log();
+  result.jobs = read_csv(prefix + "_jobs.csv");
+  return result;
+}
+
+std::vector<CsvRow> run_embedded(const std::string& platform, const std::string& workload,
+                                 const std::string& prefix, const std::string& options) {
+  const cli_testing::CommandResult result = run("simulate " + workload + " --platform " + platform +
+                                                " --no-progress " + options + " --output " + prefix);
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  return read_csv(prefix + "_jobs.csv");
+}
+
+std::size_t workload_job_count(const std::string& workload) {
+  const std::string text = cli_testing::read_file(workload);
+  std::size_t count = 0;
+  for (std::size_t at = text.find("\"subtime\""); at != std::string::npos; at = text.find("\"subtime\"", at + 1)) ++count;
+  return count;
+}
+
+// The checks of every run beside Batsim; `embedded` is the in-process run to compare with.
+void expect_good_run(const PairRun& pair, const std::string& prefix, const std::string& platform,
+                     const std::string& workload, const std::vector<CsvRow>& embedded,
+                     const std::string& what, double relative_tolerance = 0.001) {
+  EXPECT_EQ(pair.batsim_status, 0) << what << "\n" << pair.batsim_log << pair.scheduler_log;
+  EXPECT_EQ(pair.scheduler_status, 0) << what << "\n" << pair.scheduler_log;
+  EXPECT_EQ(pair.jobs.size(), workload_job_count(workload)) << what;
+  for (const CsvRow& row : pair.jobs) {
+    const std::string& state = row.at("final_state");
+    EXPECT_TRUE(state.rfind("COMPLETED_", 0) == 0 || state == "REJECTED") << what << " " << state;
+  }
+  cli_testing::expect_valid_schedule(prefix + "_jobs.csv",
+                                     "--platform " + platform + " --workload " + workload);
+  const double batsim_wait = batsim_testing::mean_wait(pair.jobs);
+  const double embedded_wait = batsim_testing::mean_wait(embedded);
+  // 0.1 %, but never less than 10 ms: a real Batsim's messages take simulated time (tens of µs,
+  // a few ms across cluster512's backbone; docs/protocol.md §5.6), which adds to waits that
+  // are otherwise 0 in the embedded simulator.
+  const double allowed = std::max(relative_tolerance * std::abs(embedded_wait), 0.010);
+  EXPECT_LE(std::abs(batsim_wait - embedded_wait), allowed)
+      << what << ": mean wait " << batsim_wait << " s beside Batsim, " << embedded_wait
+      << " s embedded; " << batsim_testing::differing_starts(embedded, pair.jobs);
+  std::cout << "[ batsim  ] " << what << ": " << pair.jobs.size() << " jobs, mean wait "
+            << batsim_wait << " s (embedded " << embedded_wait << " s), "
+            << batsim_testing::differing_starts(embedded, pair.jobs, 5) << "\n";
+}
+
+std::string policy_flag(const std::string& policy) { return "--backfill " + policy; }
+
+// Every policy on the bundled small workloads, on each of Batsim's example platforms with a
+// master host that has enough machines.
+class SmallWorkloads : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(SmallWorkloads, EveryPolicyBesideBatsim) {
+  BATFILL_REQUIRE_PROGRAM("BATSIM", batsim);
+  const std::string platform = batsim_testing::batsim_platform(batsim, GetParam());
+  ASSERT_TRUE(std::filesystem::exists(platform)) << platform;
+  const std::string dir = cli_testing::output_dir();
+  const std::vector<std::string> workloads = {
+      BATFILL_SOURCE_DIR "/workloads/tiny_batsim.json",
+      swf_to_batsim_json(BATFILL_SOURCE_DIR "/workloads/tiny.swf", 4, dir + "/tiny_swf.json")};
+  for (const std::string& workload : workloads) {
+    for (const std::string& policy : cli_testing::kPolicies) {
+      const std::string name = std::filesystem::path(workload).stem().string() + "-" + policy;
+      const std::string prefix = dir + "/" + name;
+      const PairRun pair = run_beside_batsim(batsim, platform, workload, prefix, policy_flag(policy));
+      const std::vector<CsvRow> embedded =
+          run_embedded(platform, workload, dir + "/embedded-" + name, policy_flag(policy));
+      expect_good_run(pair, prefix, platform, workload, embedded, std::string(GetParam()) + " " + name);
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(BatsimPlatforms, SmallWorkloads,
+                         ::testing::Values("small_platform.xml", "cluster512.xml",
+                                           "cluster_energy_128.xml", "energy_platform_homogeneous.xml",
+                                           "cluster512_pfs.xml", "simple_coalloc_platform.xml"),
+                         [](const ::testing::TestParamInfo<const char*>& info) {
+                           std::string name = info.param;
+                           for (char& c : name) {
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           }
+                           return name;
+                         });
+
+// KTH-SP2 (28,476 records) on a 100-machine cluster512, with batsched's command line.
+struct KthCase {
+  const char* name;
+  const char* serve_options;     // batsched-style, given to `batfill serve`
+  const char* embedded_options;  // the same choice in batfill's own words
+  // Mean-wait tolerance against the embedded run. 0.1 % where the schedules agree; wider where
+  // Batsim's timing changes decisions (measured, README "Reliability"): completions reported
+  // milliseconds late and same-second events split over messages (docs/protocol.md §5.6,
+  // §5.7) reorder a desc_size queue, and conservative reservations re-plan around them.
+  double tolerance;
+};
+
+void PrintTo(const KthCase& kth, std::ostream* out) { *out << kth.name; }
+
+class Kth : public ::testing::TestWithParam<KthCase> {};
+
+TEST_P(Kth, BatschedCommandLineBesideBatsim) {
+  BATFILL_REQUIRE_PROGRAM("BATSIM", batsim);
+  const std::string dir = cli_testing::output_dir();
+  const std::string platform = cluster_platform(batsim, 100, dir + "/cluster100.xml");
+  const std::string workload =
+      swf_to_batsim_json(BATFILL_SOURCE_DIR "/workloads/KTH-SP2-1996-2.1-cln.swf.gz", 100, dir + "/kth.json");
+  const PairRun pair = run_beside_batsim(batsim, platform, workload, dir + "/batsim", GetParam().serve_options, "", 900s);
+  const std::vector<CsvRow> embedded = run_embedded(platform, workload, dir + "/embedded", GetParam().embedded_options);
+  expect_good_run(pair, dir + "/batsim", platform, workload, embedded, std::string("KTH ") + GetParam().name,
+                  GetParam().tolerance);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    BatschedOptions, Kth,
+    ::testing::Values(KthCase{"easy_bf", "-v easy_bf", "--backfill easy-classic", 0.001},
+                      KthCase{"conservative_bf", "-v conservative_bf", "--backfill conservative-classic", 0.02},
+                      KthCase{"easy_bf_desc_size", "-v easy_bf -o desc_size",
+                              "--backfill easy-classic --order desc_size", 0.005},
+                      KthCase{"easy_bf_contiguous", "-v easy_bf -p contiguous",
+                              "--backfill easy-classic --alloc contiguous", 0.001}),
+    [](const ::testing::TestParamInfo<KthCase>& info) { return std::string(info.param.name); });
+
+// Options through Batsim's --sched-cfg override serve's command line (docs/protocol.md §7.1).
+TEST(BesideBatsim, SchedCfgChoosesThePolicy) {
+  BATFILL_REQUIRE_PROGRAM("BATSIM", batsim);
+  const std::string dir = cli_testing::output_dir();
+  const std::string platform = batsim_testing::batsim_platform(batsim, "cluster512.xml");
+  const std::string workload =
+      swf_to_batsim_json(BATFILL_SOURCE_DIR "/workloads/lublin_256.swf", 512, dir + "/lublin.json");
+  const PairRun pair = run_beside_batsim(batsim, platform, workload, dir + "/batsim", "--backfill none",
+                                         "--sched-cfg '{\"backfill\":\"conservative\",\"order\":\"asc_size\"}'");
+  const std::vector<CsvRow> embedded =
+      run_embedded(platform, workload, dir + "/embedded", "--backfill conservative --order asc_size");
+  expect_good_run(pair, dir + "/batsim", platform, workload, embedded, "lublin --sched-cfg");
+  // The command line's `none` would give another schedule: the override took effect.
+  const std::vector<CsvRow> fcfs = run_embedded(platform, workload, dir + "/fcfs", "--backfill none");
+  EXPECT_GT(std::abs(batsim_testing::mean_wait(fcfs) - batsim_testing::mean_wait(pair.jobs)), 1.0);
+}
+
+// Batsim killed mid-run: serve exits on its own with a clear message, well within --timeout.
+TEST(BesideBatsim, ServeNoticesThatBatsimWasKilled) {
+  BATFILL_REQUIRE_PROGRAM("BATSIM", batsim);
+  const std::string dir = cli_testing::output_dir();
+  const std::string platform = cluster_platform(batsim, 100, dir + "/cluster100.xml");
+  const std::string workload =
+      swf_to_batsim_json(BATFILL_SOURCE_DIR "/workloads/KTH-SP2-1996-2.1-cln.swf.gz", 100, dir + "/kth.json");
+  const int port = batsim_testing::next_port();
+  Process serve(std::string(BATFILL_BINARY) + " serve -s tcp://127.0.0.1:" + std::to_string(port) +
+                    " --timeout 20 --verbosity info",
+                dir + "/serve.log");
+  Process sim(batsim + " -q -p " + platform + " -w " + workload + " -e " + dir + "/batsim -s tcp://127.0.0.1:" +
+                  std::to_string(port),
+              dir + "/batsim.log");
+  // Killed mid-run: once the simulation has begun, however long Batsim took to load KTH.
+  for (int i = 0; i < 600 && serve.log().find("simulation begins") == std::string::npos; ++i) {
+    std::this_thread::sleep_for(50ms);
+  }
+  std::this_thread::sleep_for(500ms);
+  sim.kill_now();
+  const auto killed = std::chrono::steady_clock::now();
+  const int status = serve.wait(30s);
+  EXPECT_EQ(status, 3) << serve.log();
+  EXPECT_LT(std::chrono::steady_clock::now() - killed, 20s);
+  EXPECT_NE(serve.log().find("Batsim closed the connection"), std::string::npos) << serve.log();
+}
+
+// serve's receive timeout with a Batsim that connects, then stops answering (SIGSTOP).
+TEST(BesideBatsim, ServeTimesOutOnAStoppedBatsim) {
+  BATFILL_REQUIRE_PROGRAM("BATSIM", batsim);
+  const std::string dir = cli_testing::output_dir();
+  const std::string platform = batsim_testing::batsim_platform(batsim, "small_platform.xml");
+  const int port = batsim_testing::next_port();
+  Process serve(std::string(BATFILL_BINARY) + " serve -s tcp://127.0.0.1:" + std::to_string(port) +
+                    " --timeout 2 --verbosity quiet",
+                dir + "/serve.log");
+  // A Batsim that never sends a request: started stopped, so it connects nothing either.
+  Process sim("sh -c 'kill -STOP $$; exec " + batsim + " -q -p " + platform + " -w " BATFILL_SOURCE_DIR
+              "/workloads/tiny_batsim.json -e " + dir + "/batsim -s tcp://127.0.0.1:" + std::to_string(port) + "'",
+              dir + "/batsim.log");
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(serve.wait(30s), 2) << serve.log();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 10s);
+  EXPECT_NE(serve.log().find("no message from Batsim for 2 s"), std::string::npos) << serve.log();
+}
+
+// The embedded simulator as Batsim, driving a real batsched on KTH.
+class BatschedOnKth : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(BatschedOnKth, SimulateDrivesBatschedToTheEnd) {
+  BATFILL_REQUIRE_PROGRAM("BATSCHED", batsched);
+  const std::string dir = cli_testing::output_dir();
+  const int port = batsim_testing::next_port();
+  Process scheduler(batsched + " -v " + GetParam() + " -s tcp://127.0.0.1:" + std::to_string(port),
+                    dir + "/batsched.log");
+  const cli_testing::CommandResult result =
+      run("simulate " BATFILL_SOURCE_DIR "/workloads/KTH-SP2-1996-2.1-cln.swf.gz --no-progress --timeout 120 "
+          "--scheduler tcp://127.0.0.1:" + std::to_string(port) + " --output " + dir + "/out");
+  EXPECT_EQ(result.exit_code, 0) << result.output << scheduler.log();
+  EXPECT_EQ(scheduler.wait(60s), 0) << scheduler.log();
+  cli_testing::expect_valid_schedule(dir + "/out_jobs.csv", "--nodes 100 --workload " BATFILL_SOURCE_DIR
+                                                            "/workloads/KTH-SP2-1996-2.1-cln.swf.gz");
+  std::cout << "[ batsim  ] batsched " << GetParam() << " driven by simulate: " << result.output;
+}
+
+INSTANTIATE_TEST_SUITE_P(Variants, BatschedOnKth, ::testing::Values("easy_bf", "conservative_bf"));
+
+}  // namespace
+}  // namespace batfill

@@ -1,0 +1,135 @@
+#pragma once
+// Running a real Batsim 4.2.1 (and batsched) beside batfill, for the opt-in integration tests
+// (label `batsim`). The programs come from the environment: BATSIM=.../bin/batsim and
+// BATSCHED=.../bin/batsched; without them every test skips, naming the variable.
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "../cli/cli_support.hpp"
+
+extern char** environ;
+
+namespace batfill::batsim_testing {
+
+using namespace std::chrono_literals;
+
+// The program named by `variable`, or "" (the caller skips).
+inline std::string program_from_env(const char* variable) {
+  const char* value = std::getenv(variable);
+  return value != nullptr && std::filesystem::exists(value) ? value : "";
+}
+
+#define BATFILL_REQUIRE_PROGRAM(variable, path)                                                    \
+  const std::string path = ::batfill::batsim_testing::program_from_env(variable);                 \
+  if (path.empty()) GTEST_SKIP() << "set " variable "=/path/to/" << #path                          \
+                                 << " to run the real-Batsim integration tests "                   \
+                                    "(/work/shared/third-party/build-batsim.sh builds them)"
+
+// Batsim's example platforms, installed beside its binary by the shared build script.
+inline std::string batsim_platform(const std::string& batsim, const std::string& name) {
+  return (std::filesystem::path(batsim).parent_path().parent_path() / "share" /
+          "batsim-platforms" / name)
+      .string();
+}
+
+// A background process (`sh -c COMMAND > LOG 2>&1`), waited for with a bound.
+class Process {
+ public:
+  Process(const std::string& command, const std::string& log) : log_(log) {
+    const std::string shell = "exec " + command + " > " + log + " 2>&1";
+    const char* argv[] = {"sh", "-c", shell.c_str(), nullptr};
+    if (posix_spawn(&pid_, "/bin/sh", nullptr, nullptr, const_cast<char**>(argv), environ) != 0) {
+      pid_ = -1;
+    }
+  }
+  ~Process() {
+    if (pid_ > 0 && !done_) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+  }
+  Process(const Process&) = delete;
+  Process& operator=(const Process&) = delete;
+
+  // The exit status, or -1 after `bound` (the process is then killed), or 128+N for signal N.
+  int wait(std::chrono::seconds bound) {
+    if (pid_ <= 0) return -1;
+    const auto deadline = std::chrono::steady_clock::now() + bound;
+    while (std::chrono::steady_clock::now() < deadline) {
+      int status = 0;
+      if (waitpid(pid_, &status, WNOHANG) == pid_) {
+        done_ = true;
+        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+      }
+      std::this_thread::sleep_for(20ms);
+    }
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+    done_ = true;
+    return -1;
+  }
+  void kill_now() {
+    if (pid_ > 0 && !done_) kill(pid_, SIGKILL);
+  }
+  std::string log() const { return cli_testing::read_file(log_); }
+
+ private:
+  std::string log_;
+  pid_t pid_ = -1;
+  bool done_ = false;
+};
+
+// A free loopback TCP port for one Batsim/scheduler pair: distinct per test process and call.
+inline int next_port() {
+  static int offset = 0;
+  return 30000 + static_cast<int>(getpid() % 1500) * 8 + (offset++ % 8);
+}
+
+// Mean of waiting_time over executed jobs of a _jobs.csv.
+inline double mean_wait(const std::vector<cli_testing::CsvRow>& rows) {
+  double sum = 0;
+  int count = 0;
+  for (const auto& row : rows) {
+    if (row.at("final_state") == "REJECTED" || row.at("waiting_time").empty()) continue;
+    sum += std::stod(row.at("waiting_time"));
+    ++count;
+  }
+  return count ? sum / count : 0;
+}
+
+// Ids whose start differs by more than 1 s between two schedules, with both starts: the text
+// the tests print when the mean waits differ.
+inline std::string differing_starts(const std::vector<cli_testing::CsvRow>& a,
+                                    const std::vector<cli_testing::CsvRow>& b, int shown = 10) {
+  std::map<std::string, std::string> start_a;
+  for (const auto& row : a) start_a[row.at("job_id")] = row.at("starting_time");
+  std::ostringstream text;
+  int differing = 0;
+  for (const auto& row : b) {
+    const auto found = start_a.find(row.at("job_id"));
+    if (found == start_a.end() || found->second.empty() || row.at("starting_time").empty()) continue;
+    if (std::abs(std::stod(found->second) - std::stod(row.at("starting_time"))) > 1.0) {
+      if (differing++ < shown) {
+        text << " " << row.at("job_id") << " (" << found->second << " vs " << row.at("starting_time") << ")";
+      }
+    }
+  }
+  return std::to_string(differing) + " jobs start more than 1 s apart:" + text.str();
+}
+
+}  // namespace batfill::batsim_testing

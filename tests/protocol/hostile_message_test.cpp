@@ -1,0 +1,134 @@
+// Hostile messages and values at the edges of batfill's ranges: each must give a clear
+// ProtocolError (docs/protocol.md §2.3), never a crash, a truncated reply or a wrapped time.
+
+#include <gtest/gtest.h>
+#include <rapidjson/document.h>
+
+#include "batfill/common/json_depth.hpp"
+#include "batfill/common/time.hpp"
+#include "batfill/protocol/codec.hpp"
+
+namespace batfill::protocol {
+namespace {
+
+std::string error_of(const std::string& json) {
+  try {
+    parse_message(json);
+  } catch (const ProtocolError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+TEST(HostileMessage, ArraysNested200000LevelsAreAClearError) {
+  const std::string json = R"({"now": 0, "events": )" + std::string(200000, '[') +
+                           std::string(200000, ']') + "}";
+  // "events" opens level 2 at offset 21; level 257 opens 255 brackets later.
+  EXPECT_EQ(error_of(json), "JSON nested deeper than 256 levels at offset 276");
+}
+
+TEST(HostileMessage, NestingScanIgnoresBracketsInsideStrings) {
+  const std::string deep_text = "\"" + std::string(1000, '[') + "\\\"\"";
+  EXPECT_FALSE(find_excess_json_nesting("{\"a\": " + deep_text + "}"));
+  EXPECT_EQ(find_excess_json_nesting(std::string(kMaxJsonDepth, '[')), std::nullopt);
+  EXPECT_EQ(find_excess_json_nesting(std::string(kMaxJsonDepth + 1, '[')),
+            std::optional<std::size_t>(kMaxJsonDepth));
+}
+
+Message rejection_of(const std::string& id) {
+  Message message;
+  message.now = from_seconds(1);
+  message.events.push_back(Event{from_seconds(1), RejectJob{id, ""}});
+  return message;
+}
+
+TEST(HostileMessage, IdWithNulIsKeptWholeAndEscapedInReplies) {
+  const std::string json =
+      R"({"now": 1, "events": [{"timestamp": 1, "type": "JOB_KILLED", "data": {"job_ids": ["w0!a\u0000b"]}}]})";
+  const Message parsed = parse_message(json);
+  const auto& killed = std::get<JobKilled>(parsed.events.at(0).data);
+  ASSERT_EQ(killed.job_ids.size(), 1u);
+  EXPECT_EQ(killed.job_ids[0], std::string("w0!a\0b", 6));
+
+  const std::string reply = write_message(rejection_of(std::string("w0!a\0b", 6)));
+  EXPECT_TRUE(contains(reply, R"("job_id":"w0!a\u0000b")")) << reply;
+  EXPECT_EQ(reply.back(), '}');  // nothing cut at the NUL
+  rapidjson::Document document;
+  document.Parse(reply.c_str(), reply.size());
+  EXPECT_FALSE(document.HasParseError());
+}
+
+TEST(HostileMessage, InvalidUtf8IsRefusedOnReadAndOnWrite) {
+  const std::string json = "{\"now\": 1, \"events\": [{\"timestamp\": 1, \"type\": \"JOB_KILLED\", "
+                           "\"data\": {\"job_ids\": [\"w0!\xc3\x28\"]}}]}";
+  EXPECT_TRUE(contains(error_of(json), "Invalid encoding in string")) << error_of(json);
+  EXPECT_THROW(write_message(rejection_of("w0!\xc3\x28")), std::invalid_argument);
+}
+
+TEST(HostileMessage, TimesBeyondTheRangeAreAnErrorNamingTheField) {
+  // Batsim's test_long_workload.json submits at 1e13 s, beyond 2^62 µs (docs/semantics.md §1.1).
+  EXPECT_EQ(error_of(R"({"now": 1e13, "events": []})"),
+            "field 'now': time value out of range: 10000000000000.000000 s (batfill's times lie "
+            "within ±4.6e12 s)");
+  EXPECT_TRUE(contains(error_of(R"({"now": 1e308, "events": []})"), "out of range"));
+  EXPECT_EQ(parse_message(R"({"now": 4.6e12, "events": []})").now, 4'600'000'000'000'000'000);
+}
+
+TEST(HostileMessage, MachineCountBeyondTheLimitIsAnError) {
+  const std::string json =
+      R"({"now": 0, "events": [{"timestamp": 0, "type": "SIMULATION_BEGINS", "data": {"nb_compute_resources": 2147483647, "config": {}}}]})";
+  EXPECT_TRUE(contains(error_of(json), "field 'nb_compute_resources' 2147483647 is more than "
+                                       "batfill's limit of 1000000 machines")) << error_of(json);
+}
+
+TEST(HostileMessage, StopNoticeIsANotifyOfAnUnknownTypeInPlainAscii) {
+  const std::string notice = write_stop_notice("message #3: 'now' \xff went\nback");
+  EXPECT_EQ(notice,
+            R"({"now":0.000000,"events":[{"timestamp":0.000000,"type":"NOTIFY","data":{"type":)"
+            R"("batfill error: message #3: 'now'   went back"}}]})");
+}
+
+// Found by fuzz_codec: a resource without a role got "role" written first, then the other
+// properties; read back, the map sorted them, so a second round trip wrote other text.
+TEST(HostileMessage, RoundTripOfResourcePropertiesIsAFixedPoint) {
+  const std::string json =
+      R"({"now":0,"events":[{"timestamp":0,"type":"SIMULATION_BEGINS","data":{"nb_compute_resources":1,)"
+      R"("config":{},"compute_resources":[{"id":0,"name":"a","state":"idle","properties":{"pole":"x"}}]}}]})";
+  const std::string once = write_message(parse_message(json));
+  EXPECT_TRUE(contains(once, R"("properties":{"pole":"x","role":""})")) << once;
+  EXPECT_EQ(write_message(parse_message(once)), once);
+}
+
+// Found by fuzz_codec: RapidJSON 1.1.0's full-precision number parser shifted by exponents
+// beyond 63 bits on zeros written with many digits and a large exponent; the default parser
+// refuses the exponent with a clear error.
+TEST(HostileMessage, ZeroWithManyDigitsAndAHugeExponentIsAClearError) {
+  EXPECT_EQ(error_of(R"({"now": 0.000000000000000000000000000000e1792900863, "events": []})"),
+            "malformed JSON at offset 8: Number too big to be stored in double.");
+  EXPECT_EQ(parse_message(R"({"now": 0.000000000000000000000000000000e5, "events": []})").now, 0);
+  EXPECT_TRUE(contains(error_of("0e55l  00+1"), "malformed JSON at offset")) << error_of("0e55l  00+1");
+}
+
+TEST(TimeArithmetic, AddSaturatingNeverOverflowsWhateverTheSigns) {
+  constexpr Time kLowest = std::numeric_limits<Time>::min();
+  EXPECT_EQ(add_saturating(kNever - 1, 5), kNever);
+  EXPECT_EQ(add_saturating(-5, kNever), kNever);
+  EXPECT_EQ(add_saturating(kLowest + 1, -5), kLowest);
+  EXPECT_EQ(add_saturating(-5, kLowest + 2), kLowest);
+  EXPECT_EQ(add_saturating(-5, 3), -2);
+  EXPECT_EQ(add_saturating(kMaxTime, kMaxTime), 2 * kMaxTime);  // two valid times always fit
+}
+
+TEST(TimeArithmetic, ConversionRejectsBeyondTheRange) {
+  EXPECT_EQ(from_fractional_seconds(-4.6e12), -4'600'000'000'000'000'000);
+  EXPECT_THROW(from_fractional_seconds(4611686018428.0), std::out_of_range);
+  EXPECT_THROW(from_fractional_seconds(9.1e12), std::out_of_range);
+  EXPECT_THROW(from_fractional_seconds(std::nan("")), std::out_of_range);
+}
+
+}  // namespace
+}  // namespace batfill::protocol
