@@ -174,12 +174,13 @@ void BatsimAdapter::complete(const JobCompleted& completed, const EventPosition&
   // Built only for a message: this runs for every completion.
   const auto job = [&completed] { return "job '" + completed.job_id + "'"; };
   const auto active = active_.find(completed.job_id);
-  const auto known = active != active_.end() ? jobs_.end() : jobs_.find(completed.job_id);
-  if (active == active_.end() && known == jobs_.end()) {
-    fail(where, "field 'job_id': " + job() + " was never submitted");
-  }
-  JobState& state = active != active_.end() ? *active->second : known->second;
+  const JobState state = active != active_.end()         ? active->second
+                         : completed_.contains(completed.job_id) ? JobState::kCompleted
+                         : rejected_.contains(completed.job_id)  ? JobState::kRejected
+                                                                 : JobState::kUnknown;
   switch (state) {
+    case JobState::kUnknown:
+      fail(where, "field 'job_id': " + job() + " was never submitted");
     case JobState::kWaiting:
       fail(where, "field 'job_id': " + job() + " completed but was never started");
     case JobState::kRejected:
@@ -200,8 +201,12 @@ void BatsimAdapter::complete(const JobCompleted& completed, const EventPosition&
     log_.debug(where.text() + ": " + job() + " ended " + completed.job_state);
   }
   scheduler_->complete(completed.job_id);
-  state = JobState::kCompleted;
+  completed_.insert(completed.job_id);
   active_.erase(active);
+}
+
+bool BatsimAdapter::ever_submitted(const std::string& id) const {
+  return active_.count(id) != 0 || completed_.contains(id) || rejected_.contains(id);
 }
 
 void BatsimAdapter::submit(std::vector<std::pair<EventPosition, const SubmittedJob*>>& submissions,
@@ -210,7 +215,7 @@ void BatsimAdapter::submit(std::vector<std::pair<EventPosition, const SubmittedJ
   const bool several = submissions.size() > 1;
   std::unordered_set<std::string> in_message;
   for (const auto& [where, job] : submissions) {
-    if (jobs_.count(job->id) != 0 || (several && !in_message.insert(job->id).second)) {
+    if (ever_submitted(job->id) || (several && !in_message.insert(job->id).second)) {
       fail(where, "field 'job_id': job '" + job->id + "' submitted twice");
     }
   }
@@ -219,8 +224,7 @@ void BatsimAdapter::submit(std::vector<std::pair<EventPosition, const SubmittedJ
     return job_id_less(a.second->id, b.second->id);
   });
   for (const auto& [where, submitted] : submissions) {
-    const auto tracked = jobs_.emplace(submitted->id, JobState::kWaiting).first;
-    active_.emplace(tracked->first, &tracked->second);
+    active_.emplace(submitted->id, JobState::kWaiting);
     scheduler_->submit(core_job(*submitted, now));
   }
 }
@@ -274,13 +278,13 @@ void BatsimAdapter::decide(Time now, Message& reply) {
       throw std::logic_error("the core decided on job '" + decision.job_id + "', never submitted");
     }
     if (decision.kind == Decision::Kind::kReject) {
-      *active->second = JobState::kRejected;
+      rejected_.insert(active->first);
       active_.erase(active);
       log_.info("rejected at " + format_seconds(now) + " s: " + decision.reason);
       reply.events.push_back(
           stamped(now, RejectJob{std::move(decision.job_id), std::move(decision.reason)}));
     } else {
-      *active->second = JobState::kRunning;
+      active->second = JobState::kRunning;
       if (log_.debugging()) {
         log_.debug("start " + decision.job_id + " at " + format_seconds(now) + " s on " +
                    to_string(decision.machines));

@@ -29,7 +29,7 @@ protocol::JobSubmitted job_submitted(const SimulatedJob& job) {
   event.job.res = job.record.job.nodes;
   event.job.profile = job.record.profile;
   event.job.walltime = job.record.job.time_limit;
-  event.job.extra_json = job.source->extra_json;
+  event.job.extra_json = job.extra_json;
   return event;
 }
 

@@ -38,7 +38,7 @@ JobExecutor::JobExecutor(const std::vector<sg4::Host*>& compute_hosts)
     : compute_hosts_(compute_hosts) {}
 
 void JobExecutor::start(std::size_t index, const std::string& name,
-                        const workload::WorkloadJob& job, const workload::Profile& profile,
+                        const Job& job, const workload::Profile& profile,
                         const MachineSet& machines, Time now) {
   if (profile.type != workload::Profile::Type::kDelay) {
     start_parallel_task(index, name, job, profile, machines);
@@ -46,15 +46,15 @@ void JobExecutor::start(std::size_t index, const std::string& name,
   }
   // Batsim's rule for delay jobs: a delay that reaches the walltime is cut there and reported
   // as COMPLETED_WALLTIME_REACHED.
-  const Time limit = job.job.time_limit;
-  const bool cut = job.job.has_time_limit() && profile.delay >= limit;
+  const Time limit = job.time_limit;
+  const bool cut = job.has_time_limit() && profile.delay >= limit;
   delay_completions_.push({now + (cut ? limit : profile.delay), index,
                            cut ? FinalState::kCompletedWalltimeReached
                                : state_on_normal_end(profile)});
 }
 
 void JobExecutor::start_parallel_task(std::size_t index, const std::string& name,
-                                      const workload::WorkloadJob& job,
+                                      const Job& job,
                                       const workload::Profile& profile,
                                       const MachineSet& machines) {
   std::vector<sg4::Host*> hosts;
@@ -62,7 +62,7 @@ void JobExecutor::start_parallel_task(std::size_t index, const std::string& name
               [&](int id) { hosts.push_back(compute_hosts_[static_cast<std::size_t>(id)]); });
   std::vector<double> flops, bytes;
   task_amounts(profile, hosts.size(), flops, bytes);
-  const double walltime = job.job.has_time_limit() ? to_seconds(job.job.time_limit) : -1.0;
+  const double walltime = job.has_time_limit() ? to_seconds(job.time_limit) : -1.0;
   const FinalState normal_end = state_on_normal_end(profile);
   ++parallel_running_;
   sg4::Actor::create("job " + name, hosts.front(), [this, index, hosts, flops, bytes, walltime,

@@ -16,7 +16,7 @@ struct Trigger {
 // started.
 std::vector<Trigger> triggers_in_pyss_order(const protocol::Message& instant,
                                             const std::vector<Completion>& completions,
-                                            const std::vector<SimulatedJob>& jobs) {
+                                            const JobTable& jobs) {
   std::vector<Trigger> triggers;
   std::vector<std::pair<std::uint64_t, Trigger>> terminations;
   std::size_t next = 0;
@@ -43,7 +43,7 @@ std::vector<Trigger> triggers_in_pyss_order(const protocol::Message& instant,
 // starts nothing).
 void exchange_per_event(const protocol::Message& instant,
                         const std::vector<Completion>& completions,
-                        const std::vector<SimulatedJob>& jobs,
+                        const JobTable& jobs,
                         const std::function<void(const protocol::Message&)>& send) {
   const std::vector<Trigger> triggers = triggers_in_pyss_order(instant, completions, jobs);
   protocol::Message request;

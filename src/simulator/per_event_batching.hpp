@@ -15,7 +15,7 @@ namespace batfill::simulator {
 // `completions` are the instant's JobCompleted events' jobs, in the same order.
 void exchange_per_event(const protocol::Message& instant,
                         const std::vector<Completion>& completions,
-                        const std::vector<SimulatedJob>& jobs,
+                        const JobTable& jobs,
                         const std::function<void(const protocol::Message&)>& send);
 
 }  // namespace batfill::simulator

@@ -33,7 +33,7 @@ std::string id_of(const protocol::Event& event) {
 // Each request the batching sends, as its events' names.
 std::vector<std::vector<std::string>> requests_sent(const protocol::Message& instant,
                                                    const std::vector<Completion>& completions,
-                                                   const std::vector<SimulatedJob>& jobs) {
+                                                   const JobTable& jobs) {
   std::vector<std::vector<std::string>> requests;
   exchange_per_event(instant, completions, jobs, [&](const protocol::Message& request) {
     std::vector<std::string> names;
@@ -47,7 +47,7 @@ TEST(PerEventBatching, SubmissionsFirstThenTerminationsByStartOrder) {
   // Jobs 0, 1 and 2 started in the order 2, 0, 1 (start_order 1, 2, 0); 0 and 1 end normally,
   // 2 at its walltime. The instant holds the completions as the stand-in collects them (0, 1, 2)
   // and then the submission of job s.
-  std::vector<SimulatedJob> jobs(3);
+  JobTable jobs(3);
   jobs[0].start_order = 1;
   jobs[1].start_order = 2;
   jobs[2].start_order = 0;
@@ -66,7 +66,7 @@ TEST(PerEventBatching, SubmissionsFirstThenTerminationsByStartOrder) {
 }
 
 TEST(PerEventBatching, AWalltimeEndAloneIsOneRequest) {
-  std::vector<SimulatedJob> jobs(1);
+  JobTable jobs(1);
   protocol::Message instant;
   instant.events = {completed("j0")};
   const std::vector<std::vector<std::string>> expected = {{"end j0"}};

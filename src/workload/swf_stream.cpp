@@ -1,0 +1,149 @@
+// Streaming SWF replay (docs/semantics.md §5.9): a first pass validates the whole trace keeping
+// only counts and the ids that repeat; the jobs are then read again, one at a time, as the
+// replay asks for them. Both passes parse records with the whole-file reader's parser, so jobs,
+// renamed ids and reasons are the same.
+
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <unordered_set>
+
+#include "batfill/workload/job_stream.hpp"
+#include "line_reader.hpp"
+#include "reader_support.hpp"
+#include "swf_record_parser.hpp"
+
+namespace batfill::workload {
+namespace {
+
+using detail::IdRegistry;
+using detail::LineReader;
+using detail::SwfRecordParser;
+
+// Batsim's submit order (docs/semantics.md §1.3), as sort_by_submission applies it.
+bool submitted_before(const Job& a, const Job& b) {
+  if (a.submit_time != b.submit_time) return a.submit_time < b.submit_time;
+  return job_id_less(a.id, b.id);
+}
+
+// What the first pass learns of the whole trace.
+struct Survey {
+  Workload header;  // path, machine size, profiles, limits taken from runtimes, warnings
+  std::size_t records = 0;
+  std::size_t invalid = 0;
+  bool in_submit_order = true;
+  long first_invalid_line = 0;       // 0: every record is valid
+  std::string first_invalid_reason;  // its reason, but "first used at ?" for a duplicate
+  bool first_invalid_is_duplicate = false;
+  std::unordered_set<std::string> repeated_ids;
+};
+
+Survey survey(const std::string& path, const ReadOptions& options) {
+  Survey survey;
+  survey.header.path = path;
+  detail::RepeatedIds ids;
+  bool duplicate = false;
+  SwfRecordParser parser(path, options, survey.header,
+                         [&](const std::string& id, long) {
+                           IdRegistry::Claim claim = ids.claim(id);
+                           duplicate = !claim.duplicate.empty();
+                           return claim;
+                         });
+  LineReader lines(path);
+  std::string_view line;
+  WorkloadJob job;
+  std::optional<Job> previous;
+  while (lines.next(line)) {
+    if (!parser.read_line(line, lines.line_number(), job)) continue;
+    ++survey.records;
+    if (previous && submitted_before(job.job, *previous)) survey.in_submit_order = false;
+    previous = job.job;
+    if (job.is_valid()) continue;
+    if (survey.invalid++ == 0) {
+      survey.first_invalid_line = lines.line_number();
+      survey.first_invalid_reason = job.invalid_reason;
+      survey.first_invalid_is_duplicate = duplicate;
+    }
+  }
+  parser.finish_header();
+  survey.header.jobs_overrunning_limit = parser.jobs_overrunning_limit();
+  survey.repeated_ids = ids.repeated();
+  return survey;
+}
+
+// The second pass: the trace's jobs in file order, which the survey found to be submit order.
+class SwfJobStream : public JobStream {
+ public:
+  SwfJobStream(const std::string& path, const ReadOptions& options,
+               const std::unordered_set<std::string>& repeated_ids, std::size_t records)
+      : records_(records),
+        repeated_ids_(repeated_ids),
+        ids_([this](long line) { return parser_.location(line); }, &repeated_ids_),
+        parser_(path, options, scratch_,
+                [this](const std::string& id, long line) { return ids_.claim(id, line); }),
+        lines_(path) {}
+
+  void set_header(Workload header) { header_ = std::move(header); }
+  const Workload& workload() const override { return header_; }
+  std::size_t record_count() const override { return records_; }
+
+  const WorkloadJob* next() override {
+    std::string_view line;
+    while (lines_.next(line)) {
+      if (parser_.read_line(line, lines_.line_number(), job_)) return &job_;
+    }
+    return nullptr;
+  }
+  long line_number() const { return lines_.line_number(); }
+
+ private:
+  Workload header_;
+  std::size_t records_;
+  // The parser's own profiles and counts: the header already has them from the first pass.
+  Workload scratch_;
+  std::unordered_set<std::string> repeated_ids_;
+  IdRegistry ids_;
+  SwfRecordParser parser_;
+  LineReader lines_;
+  WorkloadJob job_;
+};
+
+// The full reason of the first invalid record, when the first pass could not know where its
+// repeated id was first used: the second pass's reader, run up to that record.
+std::string first_invalid_reason(const std::string& path, const ReadOptions& options,
+                                 const Survey& survey) {
+  if (!survey.first_invalid_is_duplicate) return survey.first_invalid_reason;
+  SwfJobStream stream(path, options, survey.repeated_ids, survey.records);
+  while (const WorkloadJob* job = stream.next()) {
+    if (stream.line_number() == survey.first_invalid_line) return job->invalid_reason;
+  }
+  return survey.first_invalid_reason;
+}
+
+}  // namespace
+
+const WorkloadJob* WorkloadJobStream::next() {
+  // The job handed out before is no longer needed: its text goes, the slot stays.
+  if (next_ > 0) workload_.jobs[next_ - 1] = WorkloadJob();
+  return next_ < workload_.jobs.size() ? &workload_.jobs[next_++] : nullptr;
+}
+
+std::unique_ptr<JobStream> stream_swf(const std::string& path, const ReadOptions& options) {
+  std::optional<Survey> found;
+  try {
+    found = survey(path, options);
+  } catch (const std::runtime_error&) {
+    return nullptr;  // read_workload names the problem
+  }
+  Survey& trace = *found;
+  if (!trace.in_submit_order) return nullptr;
+  detail::add_count_warnings(trace.header, trace.records, trace.invalid,
+                             first_invalid_reason(path, options, trace));
+  auto stream =
+      std::make_unique<SwfJobStream>(path, options, trace.repeated_ids, trace.records);
+  stream->set_header(std::move(trace.header));
+  return stream;
+}
+
+}  // namespace batfill::workload
