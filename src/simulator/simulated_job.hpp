@@ -29,20 +29,6 @@ struct SimulatedJob {
 // views of its id, and a slot is reused once its job has ended.
 using JobTable = std::deque<SimulatedJob>;
 
-// Resolves profile names once each, through a hash of the names: looking names up in the
-// workload's std::map at every submission showed up in profiles of large traces. The map may
-// gain profiles as a streamed workload is read; its entries never move.
-class ProfileLookup {
- public:
-  explicit ProfileLookup(const workload::Workload& workload) : workload_(workload) {}
-  // Null when the workload has no profile of that name.
-  const workload::Profile* find(const std::string& name);
-
- private:
-  const workload::Workload& workload_;
-  std::unordered_map<std::string, const workload::Profile*> resolved_;
-};
-
 // Fills `job` for the workload job `source`: its record, profile and id as messages name it,
 // "<workload_name>!<id>".
 void fill_simulated_job(SimulatedJob& job, const workload::WorkloadJob& source,

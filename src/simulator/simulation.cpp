@@ -42,7 +42,6 @@ class BatsimStandIn {
         job_ended_(job_ended),
         checker_(static_cast<int>(platform_.compute_hosts.size())),
         executor_(platform_.compute_hosts),
-        profiles_(stream.workload()),
         next_job_(stream.next()) {}
 
   // Body of the stand-in's actor: from instant to instant until every job has ended.
@@ -164,7 +163,7 @@ class BatsimStandIn {
   void submit(std::size_t index) {
     SimulatedJob& job = jobs_[index];
     const workload::WorkloadJob& source = *next_job_;
-    fill_simulated_job(job, source, profiles_.find(source.profile), kWorkloadName);
+    fill_simulated_job(job, source, stream_.profile_of(source), kWorkloadName);
     job.submit_order = submitted_count_++;
     // Records the readers could not turn into runnable jobs never reach the decision process:
     // Batsim would refuse the whole workload; batfill reports them as rejected, with the reason.
@@ -252,7 +251,6 @@ class BatsimStandIn {
   const JobEnded& job_ended_;
   ReplyChecker checker_;
   JobExecutor executor_;
-  ProfileLookup profiles_;
   // The next job to submit, from the stream, which the readers guarantee gives Batsim's submit
   // order (by submit time, ties by id); null once all are submitted.
   const workload::WorkloadJob* next_job_;

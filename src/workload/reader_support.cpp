@@ -90,29 +90,29 @@ namespace {
 constexpr Time kTabledDelayLimit = from_seconds(1'000'000);
 }  // namespace
 
-const std::string& DelayProfiles::use(Time delay) {
+const Profile& DelayProfiles::use(Time delay) {
   const bool whole_second = delay % kMicrosecondsPerSecond == 0;
   if (delay < 0 || delay >= kTabledDelayLimit || !whole_second) {
-    const std::string*& name = other_names_[delay];
-    if (name == nullptr) name = &add(delay);
-    return *name;
+    const Profile*& profile = other_profiles_[delay];
+    if (profile == nullptr) profile = &add(delay);
+    return *profile;
   }
   const auto second = static_cast<std::size_t>(delay / kMicrosecondsPerSecond);
   if (second >= by_whole_second_.size()) {
     by_whole_second_.resize(std::max(second + 1, 2 * by_whole_second_.size()), nullptr);
   }
-  const std::string*& name = by_whole_second_[second];
-  if (name == nullptr) name = &add(delay);
-  return *name;
+  const Profile*& profile = by_whole_second_[second];
+  if (profile == nullptr) profile = &add(delay);
+  return *profile;
 }
 
-const std::string& DelayProfiles::add(Time delay) {
+const Profile& DelayProfiles::add(Time delay) {
   const std::string name = delay_profile_name(delay);
-  Profile& profile = workload_.profiles[name];
+  Profile& profile = profiles_[name];
   profile.name = name;
   profile.type = Profile::Type::kDelay;
   profile.delay = delay;
-  return profile.name;
+  return profile;
 }
 
 void IdRegistry::reserve(std::size_t ids) {

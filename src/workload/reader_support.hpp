@@ -3,6 +3,7 @@
 // final ordering of a workload. Private to src/workload.
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -49,19 +50,19 @@ std::string delay_profile_name(Time delay);
 // jobs with that runtime. Remembers names by value so that large traces skip the formatting.
 class DelayProfiles {
  public:
-  explicit DelayProfiles(Workload& workload) : workload_(workload) {}
-  // The name of the delay profile of `delay`, added to the workload on first use.
-  const std::string& use(Time delay);
+  explicit DelayProfiles(std::map<std::string, Profile>& profiles) : profiles_(profiles) {}
+  // The delay profile of `delay` (its name: .name), added to the map on first use.
+  const Profile& use(Time delay);
 
  private:
-  // The name of a new delay profile, kept by the workload's profile map (whose nodes never move).
-  const std::string& add(Time delay);
+  // A new delay profile, kept by the profile map (whose nodes never move).
+  const Profile& add(Time delay);
 
-  Workload& workload_;
+  std::map<std::string, Profile>& profiles_;
   // Trace runtimes are whole seconds of at most days: those index a table directly (a hash
   // lookup per job showed in profiles); any other delay goes through the map.
-  std::vector<const std::string*> by_whole_second_;
-  std::unordered_map<Time, const std::string*> other_names_;
+  std::vector<const Profile*> by_whole_second_;
+  std::unordered_map<Time, const Profile*> other_profiles_;
 };
 
 // Keeps job ids unique: a repeated id is renamed "<id>#2", "<id>#3"... and reported.

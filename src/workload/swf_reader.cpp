@@ -73,11 +73,12 @@ std::string field_text(std::string_view text) { return "'" + std::string(text) +
 namespace detail {
 
 SwfRecordParser::SwfRecordParser(const std::string& path, const ReadOptions& options,
-                                 Workload& workload, ClaimId claim_id)
+                                 Workload& workload, ClaimId claim_id,
+                                 std::map<std::string, Profile>* profiles)
     : path_(path),
       options_(options),
       workload_(workload),
-      delay_profiles_(workload),
+      delay_profiles_(profiles != nullptr ? *profiles : workload.profiles),
       claim_id_(std::move(claim_id)) {}
 
 std::string SwfRecordParser::location(long line) const {
@@ -93,6 +94,7 @@ bool SwfRecordParser::read_line(std::string_view line, long line_number, Workloa
     return false;
   }
   job = WorkloadJob();
+  profile_ = nullptr;
   read_record(content, job);
   return true;
 }
@@ -158,7 +160,8 @@ void SwfRecordParser::read_fields(WorkloadJob& job) {
     invalid(job, "runtime (field 4) is " + std::string(fields_.text[kRunTime - 1]) +
                      ", so there is nothing to replay");
   } else {
-    job.profile = delay_profiles_.use(*runtime);
+    profile_ = &delay_profiles_.use(*runtime);
+    job.profile = profile_->name;
   }
 
   const bool requested_known = number_[kRequestedProcessors] >= 0;

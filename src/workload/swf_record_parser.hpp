@@ -5,6 +5,7 @@
 
 #include <array>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -34,9 +35,9 @@ class SwfRecordParser {
   using ClaimId = std::function<IdRegistry::Claim(const std::string& id, long line)>;
 
   // Header warnings, delay profiles and the count of limits taken from runtimes go to
-  // `workload`; the jobs go where each call says.
+  // `workload`, profiles to `profiles` instead when given; the jobs go where each call says.
   SwfRecordParser(const std::string& path, const ReadOptions& options, Workload& workload,
-                  ClaimId claim_id);
+                  ClaimId claim_id, std::map<std::string, Profile>* profiles = nullptr);
 
   // Reads line `line_number`: true when it is a record, now in `job`; false for blank lines
   // and header comments.
@@ -44,6 +45,8 @@ class SwfRecordParser {
   // Sets the workload's machine size from the header comments read.
   void finish_header();
   int jobs_overrunning_limit() const { return jobs_overrunning_limit_; }
+  // The profile of the record read last, null if it has none (an invalid runtime).
+  const Profile* profile() const { return profile_; }
   // "path:line", built only for records that need it: most of a large trace is valid.
   std::string location(long line) const;
 
@@ -58,6 +61,7 @@ class SwfRecordParser {
   DelayProfiles delay_profiles_;
   ClaimId claim_id_;
   MachineHeader header_;
+  const Profile* profile_ = nullptr;
   long line_number_ = 0;
   Time previous_submit_ = 0;
   int jobs_overrunning_limit_ = 0;

@@ -75,17 +75,21 @@ Survey survey(const std::string& path, const ReadOptions& options) {
 // The second pass: the trace's jobs in file order, which the survey found to be submit order.
 class SwfJobStream : public JobStream {
  public:
-  SwfJobStream(const std::string& path, const ReadOptions& options,
+  // `header`: the first pass's; its profiles are the ones this pass hands out.
+  SwfJobStream(Workload header, const std::string& path, const ReadOptions& options,
                const std::unordered_set<std::string>& repeated_ids, std::size_t records)
-      : records_(records),
+      : header_(std::move(header)),
+        records_(records),
         repeated_ids_(repeated_ids),
         ids_([this](long line) { return parser_.location(line); }, &repeated_ids_),
         parser_(path, options, scratch_,
-                [this](const std::string& id, long line) { return ids_.claim(id, line); }),
+                [this](const std::string& id, long line) { return ids_.claim(id, line); },
+                &header_.profiles),
         lines_(path) {}
 
-  void set_header(Workload header) { header_ = std::move(header); }
   const Workload& workload() const override { return header_; }
+  // The parser has it at hand: no lookup by name.
+  const Profile* profile_of(const WorkloadJob&) override { return parser_.profile(); }
   std::size_t record_count() const override { return records_; }
 
   const WorkloadJob* next() override {
@@ -100,7 +104,7 @@ class SwfJobStream : public JobStream {
  private:
   Workload header_;
   std::size_t records_;
-  // The parser's own profiles and counts: the header already has them from the first pass.
+  // The parser's own counts and warnings: the header already has them from the first pass.
   Workload scratch_;
   std::unordered_set<std::string> repeated_ids_;
   IdRegistry ids_;
@@ -114,7 +118,7 @@ class SwfJobStream : public JobStream {
 std::string first_invalid_reason(const std::string& path, const ReadOptions& options,
                                  const Survey& survey) {
   if (!survey.first_invalid_is_duplicate) return survey.first_invalid_reason;
-  SwfJobStream stream(path, options, survey.repeated_ids, survey.records);
+  SwfJobStream stream(Workload(), path, options, survey.repeated_ids, survey.records);
   while (const WorkloadJob* job = stream.next()) {
     if (stream.line_number() == survey.first_invalid_line) return job->invalid_reason;
   }
@@ -122,6 +126,15 @@ std::string first_invalid_reason(const std::string& path, const ReadOptions& opt
 }
 
 }  // namespace
+
+const Profile* JobStream::profile_of(const WorkloadJob& job) {
+  const auto known = resolved_.find(job.profile);
+  if (known != resolved_.end()) return known->second;
+  const auto profile = workload().profiles.find(job.profile);
+  // An unknown name is not remembered: a streamed workload may define it later.
+  if (profile == workload().profiles.end()) return nullptr;
+  return resolved_.emplace(job.profile, &profile->second).first->second;
+}
 
 const WorkloadJob* WorkloadJobStream::next() {
   // The job handed out before is no longer needed: its text goes, the slot stays.
@@ -140,10 +153,8 @@ std::unique_ptr<JobStream> stream_swf(const std::string& path, const ReadOptions
   if (!trace.in_submit_order) return nullptr;
   detail::add_count_warnings(trace.header, trace.records, trace.invalid,
                              first_invalid_reason(path, options, trace));
-  auto stream =
-      std::make_unique<SwfJobStream>(path, options, trace.repeated_ids, trace.records);
-  stream->set_header(std::move(trace.header));
-  return stream;
+  return std::make_unique<SwfJobStream>(std::move(trace.header), path, options,
+                                        trace.repeated_ids, trace.records);
 }
 
 }  // namespace batfill::workload

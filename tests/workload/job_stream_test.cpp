@@ -25,10 +25,16 @@ std::string record(const std::string& id, const std::string& submit, const std::
          " -1 1 1 1 1 1 -1 -1 -1\n";
 }
 
-// Every job of `stream`, as the simulator takes them.
+// Every job of `stream`, as the simulator takes them; each one's profile is the one its name
+// gives.
 std::vector<WorkloadJob> drain(JobStream& stream) {
   std::vector<WorkloadJob> jobs;
-  while (const WorkloadJob* job = stream.next()) jobs.push_back(*job);
+  while (const WorkloadJob* job = stream.next()) {
+    const auto named = stream.workload().profiles.find(job->profile);
+    const Profile* expected = named == stream.workload().profiles.end() ? nullptr : &named->second;
+    EXPECT_EQ(stream.profile_of(*job), expected) << job->job.id;
+    jobs.push_back(*job);
+  }
   return jobs;
 }
 

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <unordered_map>
 
 #include "batfill/workload/workload.hpp"
 
@@ -26,6 +27,12 @@ class JobStream {
   virtual std::size_t record_count() const = 0;
   // The next job in submit order, or null after the last; valid until the next call.
   virtual const WorkloadJob* next() = 0;
+  // The profile of the job next() returned last, null when workload().profiles has none of its
+  // name. By default looked up by name (each name once); a reader that knows it says so.
+  virtual const Profile* profile_of(const WorkloadJob& job);
+
+ private:
+  std::unordered_map<std::string, const Profile*> resolved_;
 };
 
 // The jobs of a workload already read whole.
