@@ -5,7 +5,7 @@
 
 namespace batfill::simulator {
 
-std::string to_string(FinalState state) {
+const char* state_name(FinalState state) {
   switch (state) {
     case FinalState::kCompletedSuccessfully: return "COMPLETED_SUCCESSFULLY";
     case FinalState::kCompletedFailed: return "COMPLETED_FAILED";
@@ -14,6 +14,8 @@ std::string to_string(FinalState state) {
   }
   return "REJECTED";
 }
+
+std::string to_string(FinalState state) { return state_name(state); }
 
 JobRecord record_of(const workload::WorkloadJob& job) {
   JobRecord record;

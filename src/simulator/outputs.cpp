@@ -77,7 +77,7 @@ void append_job_row(std::string& rows, const JobRecord& job) {
   rows += ',';
   append_time_or_none(rows, job.job.time_limit);
   rows += job.state == FinalState::kCompletedSuccessfully ? ",1," : ",0,";
-  rows += to_string(job.state);
+  rows += state_name(job.state);
   rows += ',';
   if (job.executed()) {
     const Time execution = job.execution_time();

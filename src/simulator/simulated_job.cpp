@@ -7,8 +7,17 @@ void fill_simulated_job(SimulatedJob& job, const workload::WorkloadJob& source,
   job.profile = profile;
   job.batsim_id.assign(workload_name).append("!").append(source.job.id);
   job.extra_json = source.extra_json;
-  job.record = record_of(source);
-  job.record.workload_name = workload_name;
+  // Field by field into the slot's record, whose strings keep their buffers from the job the
+  // slot held before: a fresh record per job showed in profiles.
+  JobRecord& record = job.record;
+  record.workload_name = workload_name;
+  record.job = source.job;
+  record.profile = source.profile;
+  record.state = FinalState::kRejected;
+  record.start_time = 0;
+  record.finish_time = 0;
+  record.machines.clear();
+  record.reject_reason.clear();
   job.stage = SimulatedJob::Stage::kNotSubmitted;
 }
 

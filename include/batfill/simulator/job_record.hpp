@@ -20,6 +20,8 @@ enum class FinalState {
 };
 
 std::string to_string(FinalState state);
+// The same name without a string: a row of _jobs.csv per job should not allocate one.
+const char* state_name(FinalState state);
 using batfill::to_string;  // keeps to_string(MachineSet) visible beside the overload above
 
 struct JobRecord {
