@@ -73,12 +73,12 @@ std::string field_text(std::string_view text) { return "'" + std::string(text) +
 namespace detail {
 
 SwfRecordParser::SwfRecordParser(const std::string& path, const ReadOptions& options,
-                                 Workload& workload, ClaimId claim_id,
-                                 std::map<std::string, Profile>* profiles)
+                                 Workload& workload, ClaimId claim_id, DelayProfiles* shared)
     : path_(path),
       options_(options),
       workload_(workload),
-      delay_profiles_(profiles != nullptr ? *profiles : workload.profiles),
+      own_profiles_(workload.profiles),
+      delay_profiles_(shared != nullptr ? *shared : own_profiles_),
       claim_id_(std::move(claim_id)) {}
 
 std::string SwfRecordParser::location(long line) const {

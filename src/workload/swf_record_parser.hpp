@@ -5,7 +5,6 @@
 
 #include <array>
 #include <functional>
-#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -35,9 +34,10 @@ class SwfRecordParser {
   using ClaimId = std::function<IdRegistry::Claim(const std::string& id, long line)>;
 
   // Header warnings, delay profiles and the count of limits taken from runtimes go to
-  // `workload`, profiles to `profiles` instead when given; the jobs go where each call says.
+  // `workload`; with `shared`, profiles come from it instead (the streaming reader's two passes
+  // share theirs); the jobs go where each call says.
   SwfRecordParser(const std::string& path, const ReadOptions& options, Workload& workload,
-                  ClaimId claim_id, std::map<std::string, Profile>* profiles = nullptr);
+                  ClaimId claim_id, DelayProfiles* shared = nullptr);
 
   // Reads line `line_number`: true when it is a record, now in `job`; false for blank lines
   // and header comments.
@@ -58,7 +58,8 @@ class SwfRecordParser {
   std::string path_;
   ReadOptions options_;
   Workload& workload_;
-  DelayProfiles delay_profiles_;
+  DelayProfiles own_profiles_;
+  DelayProfiles& delay_profiles_;
   ClaimId claim_id_;
   MachineHeader header_;
   const Profile* profile_ = nullptr;

@@ -27,9 +27,18 @@ bool submitted_before(const Job& a, const Job& b) {
   return job_id_less(a.id, b.id);
 }
 
+// A header and the delay profiles in it, at fixed addresses: the second pass goes on with the
+// first pass's profiles (and their index by runtime) rather than building them again.
+struct Header {
+  Header() : workload(std::make_unique<Workload>()),
+             profiles(std::make_unique<detail::DelayProfiles>(workload->profiles)) {}
+  std::unique_ptr<Workload> workload;
+  std::unique_ptr<detail::DelayProfiles> profiles;
+};
+
 // What the first pass learns of the whole trace.
 struct Survey {
-  Workload header;  // path, machine size, profiles, limits taken from runtimes, warnings
+  Header header;  // path, machine size, profiles, limits taken from runtimes, warnings
   std::size_t records = 0;
   std::size_t invalid = 0;
   bool in_submit_order = true;
@@ -41,15 +50,18 @@ struct Survey {
 
 Survey survey(const std::string& path, const ReadOptions& options) {
   Survey survey;
-  survey.header.path = path;
+  Workload& header = *survey.header.workload;
+  header.path = path;
   detail::RepeatedIds ids;
   bool duplicate = false;
-  SwfRecordParser parser(path, options, survey.header,
-                         [&](const std::string& id, long) {
-                           IdRegistry::Claim claim = ids.claim(id);
-                           duplicate = !claim.duplicate.empty();
-                           return claim;
-                         });
+  SwfRecordParser parser(
+      path, options, header,
+      [&](const std::string& id, long) {
+        IdRegistry::Claim claim = ids.claim(id);
+        duplicate = !claim.duplicate.empty();
+        return claim;
+      },
+      survey.header.profiles.get());
   LineReader lines(path);
   std::string_view line;
   WorkloadJob job;
@@ -67,7 +79,7 @@ Survey survey(const std::string& path, const ReadOptions& options) {
     }
   }
   parser.finish_header();
-  survey.header.jobs_overrunning_limit = parser.jobs_overrunning_limit();
+  header.jobs_overrunning_limit = parser.jobs_overrunning_limit();
   survey.repeated_ids = ids.repeated();
   return survey;
 }
@@ -76,7 +88,7 @@ Survey survey(const std::string& path, const ReadOptions& options) {
 class SwfJobStream : public JobStream {
  public:
   // `header`: the first pass's; its profiles are the ones this pass hands out.
-  SwfJobStream(Workload header, const std::string& path, const ReadOptions& options,
+  SwfJobStream(Header header, const std::string& path, const ReadOptions& options,
                const std::unordered_set<std::string>& repeated_ids, std::size_t records)
       : header_(std::move(header)),
         records_(records),
@@ -84,10 +96,10 @@ class SwfJobStream : public JobStream {
         ids_([this](long line) { return parser_.location(line); }, &repeated_ids_),
         parser_(path, options, scratch_,
                 [this](const std::string& id, long line) { return ids_.claim(id, line); },
-                &header_.profiles),
+                header_.profiles.get()),
         lines_(path) {}
 
-  const Workload& workload() const override { return header_; }
+  const Workload& workload() const override { return *header_.workload; }
   // The parser has it at hand: no lookup by name.
   const Profile* profile_of(const WorkloadJob&) override { return parser_.profile(); }
   std::size_t record_count() const override { return records_; }
@@ -102,9 +114,9 @@ class SwfJobStream : public JobStream {
   long line_number() const { return lines_.line_number(); }
 
  private:
-  Workload header_;
+  Header header_;
   std::size_t records_;
-  // The parser's own counts and warnings: the header already has them from the first pass.
+  // The parser's counts and warnings: the header already has them from the first pass.
   Workload scratch_;
   std::unordered_set<std::string> repeated_ids_;
   IdRegistry ids_;
@@ -118,7 +130,7 @@ class SwfJobStream : public JobStream {
 std::string first_invalid_reason(const std::string& path, const ReadOptions& options,
                                  const Survey& survey) {
   if (!survey.first_invalid_is_duplicate) return survey.first_invalid_reason;
-  SwfJobStream stream(Workload(), path, options, survey.repeated_ids, survey.records);
+  SwfJobStream stream(Header(), path, options, survey.repeated_ids, survey.records);
   while (const WorkloadJob* job = stream.next()) {
     if (stream.line_number() == survey.first_invalid_line) return job->invalid_reason;
   }
@@ -151,7 +163,7 @@ std::unique_ptr<JobStream> stream_swf(const std::string& path, const ReadOptions
   }
   Survey& trace = *found;
   if (!trace.in_submit_order) return nullptr;
-  detail::add_count_warnings(trace.header, trace.records, trace.invalid,
+  detail::add_count_warnings(*trace.header.workload, trace.records, trace.invalid,
                              first_invalid_reason(path, options, trace));
   return std::make_unique<SwfJobStream>(std::move(trace.header), path, options,
                                         trace.repeated_ids, trace.records);
