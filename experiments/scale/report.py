@@ -28,8 +28,8 @@ def main():
         f"Targets: {TARGETS}.",
         "",
         "CPU time is user + system time (steadier than wall time on a shared machine); the first "
-        "pass is the summary's reading time, one parse of the whole trace (docs/semantics.md "
-        "§5.9); the ratio is CPU time over it.",
+        "pass is the summary's reading time (wall), one parse of the whole trace "
+        "(docs/semantics.md §5.9); the ratio is CPU time over it.",
         "",
         "| copies | jobs | policy | wall time (s) | CPU time (s) | first pass (s) | CPU / first pass "
         "| peak memory (MB) | copies identical |",
