@@ -1,10 +1,12 @@
 #pragma once
 // A text file (plain or gzip) line by line without holding it: the streaming reader's input.
-// Lines are split as LineScanner splits a whole text (LF or CRLF, counted from 1).
-// Private to src/workload.
+// Lines are split as LineScanner splits a whole text (LF or CRLF, counted from 1), and gzip is
+// inflated as read_workload inflates it (every member, corrupt or trailing data an error), so
+// both readers accept the same files. Private to src/workload.
 
 #include <zlib.h>
 
+#include <fstream>
 #include <string>
 #include <string_view>
 
@@ -26,9 +28,17 @@ class LineReader {
  private:
   // Reads more of the file after the unread part; false when the file has ended.
   bool refill();
+  // Up to `room` bytes of text into `out`; 0 at the end.
+  std::size_t read_text(char* out, std::size_t room);
+  std::size_t inflate_into(char* out, std::size_t room);
+  [[noreturn]] void corrupt() const;
 
   std::string path_;
-  gzFile file_ = nullptr;
+  std::ifstream file_;
+  bool gzip_ = false;
+  z_stream inflater_{};
+  std::string compressed_;      // gzip only: the chunk being inflated
+  bool member_ended_ = false;   // gzip only: the last member read ended cleanly
   std::string buffer_;
   std::size_t begin_ = 0, end_ = 0;  // the unread part of buffer_
   bool ended_ = false;

@@ -6,6 +6,8 @@
 
 #include <zlib.h>
 
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -146,6 +148,48 @@ TEST(JobStream, GzipTracesStreamLikePlainOnes) {
   gzclose(out);
   ASSERT_NE(stream_swf(path, {}), nullptr);
   expect_same_as_whole(path);
+}
+
+// Gzip members written one after the other: one gzip file.
+std::string gzip_members(const ScratchFiles& files, const std::string& name,
+                         const std::vector<std::string>& members, const std::string& trailer) {
+  std::string bytes;
+  for (const std::string& text : members) {
+    const std::string part = files.write(name + ".part", "");
+    gzFile out = gzopen(part.c_str(), "wb");
+    gzwrite(out, text.data(), static_cast<unsigned>(text.size()));
+    gzclose(out);
+    std::ifstream in(part, std::ios::binary);
+    bytes += std::string(std::istreambuf_iterator<char>(in), {});
+  }
+  return files.write(name, bytes + trailer);
+}
+
+TEST(JobStream, GzipMembersAndTrailingBytesAsReadWorkloadTakesThem) {
+  ScratchFiles files;
+  const std::string two = gzip_members(
+      files, "two.swf.gz", {"; MaxProcs: 4\n" + record("1", "0", "10"), record("2", "3", "1")}, "");
+  ASSERT_NE(stream_swf(two, {}), nullptr);
+  expect_same_as_whole(two);
+  EXPECT_EQ(open_job_stream(two)->record_count(), 2u);
+  // Bytes after the last member are corrupt data for read_workload: for the stream too.
+  const std::string trailing =
+      gzip_members(files, "trailing.swf.gz", {record("1", "0", "10")}, "garbage");
+  const std::string truncated_source =
+      gzip_members(files, "whole.swf.gz", {record("1", "0", "10") + record("2", "1", "10")}, "");
+  std::ifstream in(truncated_source, std::ios::binary);
+  const std::string bytes(std::istreambuf_iterator<char>(in), {});
+  const std::string truncated = files.write("cut.swf.gz", bytes.substr(0, bytes.size() - 6));
+  for (const std::string& path : {trailing, truncated}) {
+    SCOPED_TRACE(path);
+    ASSERT_NE(testing::error_reading(path), "");
+    try {
+      open_job_stream(path);
+      ADD_FAILURE() << "accepted";
+    } catch (const std::runtime_error& error) {
+      EXPECT_EQ(std::string(error.what()), testing::error_reading(path));
+    }
+  }
 }
 
 TEST(JobStream, OtherFormatsAreReadWhole) {
