@@ -9,6 +9,11 @@ Subcommands (python3 standard library only):
       per-job comparison of waits, bounded slowdowns and backfill counts; writes a JSON summary.
   models REF.swf.gz JOBS.csv OUT.json NAME=MODEL.csv...
       agreement of pyss_model.py outputs with the reference and with batfill.
+  row REF.swf.gz JOBS.csv LOG OUT.json
+      one row of the predictions table: per-job waits, initial predictions (field 18) and
+      under-prediction counts (field 17) against batfill's (from its --verbosity debug LOG).
+  bsld JOBS.csv OUT.json
+      mean bounded slowdown of a batfill run (rows without a published per-job file).
   firstdiff REF.swf.gz JOBS.csv [N]
       reconstructs the situation at the first N jobs (by submission) whose wait differs.
 """
@@ -46,7 +51,8 @@ def read_reference(path):
             x = s.split()
             jid = int(x[0])
             jobs[jid] = dict(id=jid, submit=int(x[1]), wait=int(x[2]), run=int(x[3]),
-                             procs=int(x[7]), req=int(x[8]), bf=(x[15] == "1"))
+                             procs=int(x[7]), req=int(x[8]), user=int(x[11]), bf=(x[15] == "1"),
+                             under=int(x[16]), predicted=int(x[17]))
     return maxprocs, jobs
 
 
@@ -121,14 +127,68 @@ def cmd_rebuild(ref, out, fallback=None):
         maxprocs = int(fallback)
         source = "original trace header"
     with open(out, "w") as f:
-        f.write("; Rebuilt from %s (fields 1,2,4,8,9; others -1)\n" % ref.split("/")[-1])
+        f.write("; Rebuilt from %s (fields 1,2,4,8,9,12; others -1)\n" % ref.split("/")[-1])
         f.write("; MaxProcs: %d\n" % maxprocs)
         for j in sorted(jobs.values(), key=lambda j: (j["submit"], j["id"])):
             fields = [-1] * 18
             fields[0], fields[1], fields[3] = j["id"], j["submit"], j["run"]
-            fields[7], fields[8] = j["procs"], j["req"]
+            fields[7], fields[8], fields[11] = j["procs"], j["req"], j["user"]
             f.write(" ".join(str(v) for v in fields) + "\n")
     print("%s: %d jobs, MaxProcs %d (from %s)" % (out, len(jobs), maxprocs, source))
+
+
+def read_predictions(path):
+    """{id: (initial prediction s, corrections)} from batfill's debug log lines
+    "job 'w0!7' completed: predicted 3468.000000 s, 0 corrections"."""
+    out = {}
+    with open(path) as f:
+        for line in f:
+            if "completed: predicted" not in line:
+                continue
+            jid = int(line.split("'")[1].split("!")[-1])
+            rest = line.split("completed: predicted ")[1].split()
+            out[jid] = (int(float(rest[0])), int(rest[2]))
+    return out
+
+
+def cmd_row(ref_path, csv_path, log_path, out_path):
+    _, ref = read_reference(ref_path)
+    bat = read_batfill(csv_path)
+    pred = read_predictions(log_path)
+    ids = sorted(ref, key=lambda i: (ref[i]["submit"], i))
+    same_wait = same_pred = same_under = 0
+    first = None
+    has_pred = any(ref[i]["predicted"] != -1 for i in ids)
+    for i in ids:
+        r, b = ref[i], bat.get(i)
+        ok = b is not None and not b["rejected"] and round(b["wait"]) == r["wait"]
+        same_wait += ok
+        if not ok and first is None:
+            first = dict(id=i, submit=r["submit"], pyss_wait=r["wait"],
+                         batfill_wait=None if b is None or b["rejected"] else round(b["wait"]))
+        p = pred.get(i)
+        if p is not None:
+            same_pred += (not has_pred) or p[0] == r["predicted"]
+            same_under += (p[1] - 1 if p[1] > 0 else -1) == r["under"]
+    bsld_ref = sum(bsld(ref[i]["wait"], ref[i]["run"]) for i in ids) / len(ids)
+    done = [b for b in bat.values() if not b["rejected"]]
+    bsld_bat = sum(bsld(b["wait"], b["run"]) for b in done) / len(done)
+    summary = dict(jobs=len(ids), same_wait=same_wait, same_prediction=same_pred,
+                   same_under=same_under, bsld_ref=bsld_ref, bsld_batfill=bsld_bat,
+                   first_diff=first, has_prediction=has_pred,
+                   corrected_ref=sum(ref[i]["under"] != -1 for i in ids),
+                   corrected_batfill=sum(p[1] > 0 for p in pred.values()))
+    with open(out_path, "w") as f:
+        json.dump(summary, f, indent=1)
+    print(json.dumps(summary))
+
+
+def cmd_bsld(csv_path, out_path):
+    done = [b for b in read_batfill(csv_path).values() if not b["rejected"]]
+    summary = dict(jobs=len(done), bsld_batfill=sum(bsld(b["wait"], b["run"]) for b in done) / len(done))
+    with open(out_path, "w") as f:
+        json.dump(summary, f, indent=1)
+    print(json.dumps(summary))
 
 
 def compare(ref_path, csv_path):
@@ -258,6 +318,10 @@ def main():
         cmd_compare(*sys.argv[2:5])
     elif cmd == "models":
         cmd_models(*sys.argv[2:])
+    elif cmd == "bsld":
+        cmd_bsld(*sys.argv[2:4])
+    elif cmd == "row":
+        cmd_row(*sys.argv[2:6])
     elif cmd == "firstdiff":
         print(situation(sys.argv[2], sys.argv[3], int(sys.argv[4]) if len(sys.argv) > 4 else 1))
     else:

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Reproduce predictsim's (SC'15) pyss FCFS+EASY schedules with batfill and compare per job.
+# Reproduce predictsim's (SC'15) pyss schedules (FCFS+EASY, and the rows with predictions) with
+# batfill and compare per job.
 # Usage: experiments/predictsim/run.sh     (from anywhere; needs build/batfill and python3)
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -39,6 +40,31 @@ for T in $TRACES; do
   done
   $PY models "$REF" "$WORK/${T}_easy-classic_jobs.csv" "$WORK/${T}_models.json" "${ARGS[@]}" > /dev/null
   $PY firstdiff "$REF" "$WORK/${T}_easy-classic_jobs.csv" 1 > "$WORK/${T}_firstdiff.txt"
+done
+# The predictions table (docs/semantics.md §2.9): each published row from its own reference,
+# replayed with --batching per-event; batfill's initial predictions and correction counts come
+# from its debug log. EASY-SJBF has no published per-job file: its input is EASY's.
+declare -A ROW_FLAGS=(
+  [EASY]=""
+  [EASY-prediction-clairvoyant]="--predictor clairvoyant"
+  [EASYpp-clairvoyant]="--predictor clairvoyant --backfill-order sjbf"
+  [EASYpp-tsafrir]="--predictor tsafrir --corrector tsafrir --backfill-order sjbf"
+  [EASYpp-sgd-square-logmr-reqtime]="--predictor sgd --corrector reqtime --backfill-order sjbf"
+)
+ROWS="EASY EASY-prediction-clairvoyant EASYpp-clairvoyant EASYpp-tsafrir EASYpp-sgd-square-logmr-reqtime"
+for T in $TRACES; do
+  for R in $ROWS; do
+    REF="$REFDIR/predictsim_pyss_${R}_$T.swf.gz"
+    $PY rebuild "$REF" "$WORK/${T}_$R.swf" "${FALLBACK[$T]}" > /dev/null
+    CMD="build/batfill simulate experiments/predictsim/work/${T}_$R.swf --backfill easy-classic ${ROW_FLAGS[$R]} --batching per-event --no-progress --verbosity debug --output experiments/predictsim/work/${T}_row_$R"
+    echo "$CMD" >> "$WORK/commands.txt"
+    (cd "$ROOT" && $CMD > "$WORK/${T}_row_$R.log" 2> "$WORK/${T}_row_$R.debug")
+    $PY row "$REF" "$WORK/${T}_row_${R}_jobs.csv" "$WORK/${T}_row_$R.debug" "$WORK/${T}_row_$R.json" > /dev/null
+  done
+  CMD="build/batfill simulate experiments/predictsim/work/${T}_EASY.swf --backfill easy-classic --backfill-order sjbf --batching per-event --no-progress --output experiments/predictsim/work/${T}_row_EASY-SJBF"
+  echo "$CMD" >> "$WORK/commands.txt"
+  (cd "$ROOT" && $CMD > "$WORK/${T}_row_EASY-SJBF.log")
+  $PY bsld "$WORK/${T}_row_EASY-SJBF_jobs.csv" "$WORK/${T}_row_EASY-SJBF.json" > /dev/null
 done
 python3 "$HERE/report.py" "$WORK" "$HERE/results.md"
 echo "wrote $HERE/results.md"

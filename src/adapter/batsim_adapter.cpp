@@ -1,5 +1,7 @@
 #include "batfill/adapter/batsim_adapter.hpp"
 
+#include <rapidjson/document.h>
+
 #include <algorithm>
 #include <stdexcept>
 #include <unordered_set>
@@ -30,12 +32,40 @@ Event stamped(Time now, EventData data) {
   return event;
 }
 
+// The job's user: the job's `user` field (a Batsim JSON user field), -1 without one.
+int user_of(const SubmittedJob& submitted) {
+  if (submitted.extra_json.empty()) return -1;
+  rapidjson::Document extras;
+  extras.Parse(submitted.extra_json.c_str());
+  if (extras.HasParseError() || !extras.IsObject()) return -1;
+  const auto user = extras.FindMember("user");
+  return user != extras.MemberEnd() && user->value.IsInt() ? user->value.GetInt() : -1;
+}
+
+// The actual runtime, known when Batsim forwards a delay profile on submission
+// (--forward-profiles-on-submission); kNoTimeLimit otherwise.
+Time runtime_of(const std::string& forwarded_profile_json) {
+  if (forwarded_profile_json.empty()) return kNoTimeLimit;
+  rapidjson::Document profile;
+  profile.Parse(forwarded_profile_json.c_str());
+  if (profile.HasParseError() || !profile.IsObject()) return kNoTimeLimit;
+  const auto type = profile.FindMember("type");
+  const auto delay = profile.FindMember("delay");
+  if (type == profile.MemberEnd() || !type->value.IsString() ||
+      std::string(type->value.GetString()) != "delay" || delay == profile.MemberEnd() ||
+      !delay->value.IsNumber()) {
+    return kNoTimeLimit;
+  }
+  return from_fractional_seconds(delay->value.GetDouble());
+}
+
 Job core_job(const SubmittedJob& submitted, Time now) {
   Job job;
   job.id = submitted.id;
   job.submit_time = now;  // the instant, which is the core's FCFS key
   job.nodes = submitted.res;
   job.time_limit = submitted.walltime;
+  job.user = user_of(submitted);
   return job;
 }
 
@@ -57,7 +87,11 @@ Message BatsimAdapter::exchange(const Message& request) {
   if (finished_) throw ProtocolError("request after SIMULATION_ENDS");
   const Time now = request.now;
   Instant instant = sort_events(request);
-  for (const auto& [where, completed] : instant.completions) complete(*completed, where);
+  // Corrections only at the wake-ups asked for them, before the completions: a job completing
+  // now was running when its prediction expired (a wake-up may come late, see the stand-in's
+  // per-event batching), and correcting one that ends this very instant changes no plan.
+  if (instant.wake_up) scheduler_->correct_predictions(now);
+  for (const auto& [where, completed] : instant.completions) complete(*completed, where, now);
   submit(instant.submissions, now);
   for (const auto& [where, notification] : instant.notifications) notify(*notification, where);
   if (instant.ends) return end(now);
@@ -65,6 +99,7 @@ Message BatsimAdapter::exchange(const Message& request) {
   Message reply;
   reply.now = now;
   decide(now, reply);
+  ask_wake_up(now, reply);
   answer(instant.queries, now, reply);
   check_liveness();
   return reply;
@@ -92,7 +127,7 @@ void BatsimAdapter::sort_event(const EventPosition& where, Instant& instant) {
   if (const auto* completed = std::get_if<JobCompleted>(&data)) {
     instant.completions.emplace_back(where, completed);
   } else if (const auto* submitted = std::get_if<JobSubmitted>(&data)) {
-    instant.submissions.emplace_back(where, &submitted->job);
+    instant.submissions.emplace_back(where, submitted);
   } else if (const auto* notification = std::get_if<BatsimNotify>(&data)) {
     instant.notifications.emplace_back(where, notification);
   } else if (const auto* query = std::get_if<EstimateWaitingTimeQuery>(&data)) {
@@ -102,7 +137,8 @@ void BatsimAdapter::sort_event(const EventPosition& where, Instant& instant) {
     // sends before this acknowledgment.
     for (const std::string& id : killed->job_ids) log_.info(where.text() + ": job '" + id + "' killed");
   } else if (std::holds_alternative<RequestedCall>(data)) {
-    if (log_.debugging()) log_.debug(where.text() + ": requested call, one scheduling pass");
+    if (log_.debugging()) log_.debug(where.text() + ": requested call, corrections and a pass");
+    instant.wake_up = true;
   } else if (std::holds_alternative<ResourceStateChanged>(data) ||
              std::holds_alternative<BatsimAnswer>(data)) {
     // Replies to requests batfill never makes (power states, energy): nothing depends on them.
@@ -163,14 +199,24 @@ void BatsimAdapter::apply_sched_config(const std::string& text, const EventPosit
   if (overrides.backfill) policy_ = *overrides.backfill;
   if (overrides.order) options_.order = parse_queue_order(*overrides.order);
   if (overrides.alloc) options_.allocation = parse_allocation_rule(*overrides.alloc);
+  if (overrides.predictor) options_.predictor = *overrides.predictor;
+  if (overrides.predictor_options) options_.predictor_options = *overrides.predictor_options;
+  if (overrides.corrector) options_.corrector = corrector_setting(*overrides.corrector);
+  if (overrides.backfill_order) {
+    options_.backfill_order = parse_backfill_order(*overrides.backfill_order);
+  }
+  if (overrides.predictor_options) log_.info("sched-config sets predictor_options");
   for (const auto& [key, value] : {std::pair{"backfill", overrides.backfill},
                                    std::pair{"order", overrides.order},
-                                   std::pair{"alloc", overrides.alloc}}) {
+                                   std::pair{"alloc", overrides.alloc},
+                                   std::pair{"predictor", overrides.predictor},
+                                   std::pair{"corrector", overrides.corrector},
+                                   std::pair{"backfill_order", overrides.backfill_order}}) {
     if (value) log_.info(std::string("sched-config sets ") + key + " = " + *value);
   }
 }
 
-void BatsimAdapter::complete(const JobCompleted& completed, const EventPosition& where) {
+void BatsimAdapter::complete(const JobCompleted& completed, const EventPosition& where, Time now) {
   // Built only for a message: this runs for every completion.
   const auto job = [&completed] { return "job '" + completed.job_id + "'"; };
   const auto active = active_.find(completed.job_id);
@@ -200,7 +246,12 @@ void BatsimAdapter::complete(const JobCompleted& completed, const EventPosition&
   if (log_.debugging() && completed.job_state != "COMPLETED_SUCCESSFULLY") {
     log_.debug(where.text() + ": " + job() + " ended " + completed.job_state);
   }
-  scheduler_->complete(completed.job_id);
+  if (log_.debugging()) {
+    log_.debug(job() + " completed: predicted " +
+               format_seconds(scheduler_->initial_prediction_of(completed.job_id)) + " s, " +
+               std::to_string(scheduler_->corrections_of(completed.job_id)) + " corrections");
+  }
+  scheduler_->complete(completed.job_id, now);
   completed_.insert(completed.job_id);
   active_.erase(active);
 }
@@ -209,23 +260,26 @@ bool BatsimAdapter::ever_submitted(const std::string& id) const {
   return active_.count(id) != 0 || completed_.contains(id) || rejected_.contains(id);
 }
 
-void BatsimAdapter::submit(std::vector<std::pair<EventPosition, const SubmittedJob*>>& submissions,
+void BatsimAdapter::submit(std::vector<std::pair<EventPosition, const JobSubmitted*>>& submissions,
                            Time now) {
   // Most instants submit one job, which cannot repeat itself: only several need the set.
   const bool several = submissions.size() > 1;
   std::unordered_set<std::string> in_message;
-  for (const auto& [where, job] : submissions) {
-    if (ever_submitted(job->id) || (several && !in_message.insert(job->id).second)) {
-      fail(where, "field 'job_id': job '" + job->id + "' submitted twice");
+  for (const auto& [where, submitted] : submissions) {
+    const std::string& id = submitted->job.id;
+    if (ever_submitted(id) || (several && !in_message.insert(id).second)) {
+      fail(where, "field 'job_id': job '" + id + "' submitted twice");
     }
   }
   // Jobs of one instant are queued by id, never by message order.
   std::sort(submissions.begin(), submissions.end(), [](const auto& a, const auto& b) {
-    return job_id_less(a.second->id, b.second->id);
+    return job_id_less(a.second->job.id, b.second->job.id);
   });
   for (const auto& [where, submitted] : submissions) {
-    active_.emplace(submitted->id, JobState::kWaiting);
-    scheduler_->submit(core_job(*submitted, now));
+    active_.emplace(submitted->job.id, JobState::kWaiting);
+    Job job = core_job(submitted->job, now);
+    job.runtime = runtime_of(submitted->forwarded_profile_json);
+    scheduler_->submit(job);
   }
 }
 
@@ -295,6 +349,19 @@ void BatsimAdapter::decide(Time now, Message& reply) {
   }
 }
 
+// A CALL_ME_LATER only for the next prediction to expire (docs/semantics.md §2.9), unless a
+// wake-up already pending comes first; never otherwise, so runs without a corrector exchange
+// exactly the messages they always did.
+void BatsimAdapter::ask_wake_up(Time now, Message& reply) {
+  wake_ups_.erase(wake_ups_.begin(), wake_ups_.upper_bound(now));
+  Time at = scheduler_->next_correction_time();
+  if (at == kNever) return;
+  at = std::max(at, now + 1);  // Batsim wants a time after its clock
+  if (!wake_ups_.empty() && *wake_ups_.begin() <= at) return;
+  wake_ups_.insert(at);
+  reply.events.push_back(stamped(now, CallMeLater{at}));
+}
+
 void BatsimAdapter::answer(const std::vector<const EstimateWaitingTimeQuery*>& queries, Time now,
                            Message& reply) const {
   for (const EstimateWaitingTimeQuery* query : queries) {
@@ -303,9 +370,10 @@ void BatsimAdapter::answer(const std::vector<const EstimateWaitingTimeQuery*>& q
   }
 }
 
-// batfill never asks for a wake-up: with its policies decisions only change at events. So a
-// queue that waits while nothing runs is only safe if some machines are unavailable and an
-// external event may still bring them back; otherwise Batsim would deadlock.
+// batfill asks for wake-ups only for corrections, and those only concern running jobs: with
+// its policies decisions otherwise change only at events. So a queue that waits while nothing
+// runs is only safe if some machines are unavailable and an external event may still bring
+// them back; otherwise Batsim would deadlock.
 void BatsimAdapter::check_liveness() const {
   if (scheduler_->waiting_count() == 0 || scheduler_->running_count() != 0) return;
   const std::string waiting = std::to_string(scheduler_->waiting_count()) + " jobs wait";

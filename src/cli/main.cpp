@@ -17,6 +17,7 @@
 
 #include "batfill/adapter/batsim_adapter.hpp"
 #include "batfill/core/policy_registry.hpp"
+#include "batfill/core/prediction.hpp"
 #include "batfill/simulator/outputs.hpp"
 #include "batfill/simulator/simulation.hpp"
 #include "batfill/transport/remote_decision_process.hpp"
@@ -36,7 +37,7 @@ const char* const kVersion = "batfill 0.1.0";
 const char* const kUsage =
     "usage: batfill simulate WORKLOAD [options]   replay a workload on the embedded simulator\n"
     "       batfill serve [options]               run as a Batsim scheduler (ZeroMQ)\n"
-    "       batfill policies                      list the scheduling policies\n"
+    "       batfill policies                      list the policies, predictors and correctors\n"
     "       batfill --version\n"
     "Run 'batfill simulate --help' or 'batfill serve --help' for their options.\n";
 
@@ -138,13 +139,32 @@ ChosenDecisionProcess choose_decision_process(const po::variables_map& values,
 }
 
 // Named after the run: --sched-cfg may have changed the settings at SIMULATION_BEGINS.
-std::string scheduler_name(const po::variables_map& values, const ChosenDecisionProcess& chosen) {
+// Predictors that learn per user need user ids (SWF field 12, a JSON job's `user`); DR_EVT CSV
+// has none. Said on a line of its own under the scheduler.
+std::string users_note(const workload::JobStream& jobs, const std::string& predictor) {
+  if (predictor != "tsafrir" && predictor != "sgd") return "";
+  if (jobs.has_user_ids()) return "";
+  return predictor == "tsafrir"
+             ? "\n  no job has a user id: predictor tsafrir predicts every walltime"
+             : "\n  no job has a user id: predictor sgd learns them all as one user";
+}
+
+std::string scheduler_name(const po::variables_map& values, const ChosenDecisionProcess& chosen,
+                           const workload::JobStream& jobs) {
   if (chosen.in_process == nullptr) {
     return "external scheduler at " + values["scheduler"].as<std::string>();
   }
   const adapter::BatsimAdapter& adapter = *chosen.in_process;
-  return "batfill " + adapter.policy() + ", order " + to_string(adapter.options().order) +
-         ", alloc " + to_string(adapter.options().allocation);
+  const SchedulerOptions& options = adapter.options();
+  std::string name = "batfill " + adapter.policy() + ", order " + to_string(options.order) +
+                     ", alloc " + to_string(options.allocation);
+  // Named only when not the defaults, so that runs without predictions print what they did.
+  if (options.predictor != "requested") name += ", predictor " + options.predictor;
+  if (!options.corrector.empty()) name += ", corrector " + options.corrector;
+  if (options.backfill_order != BackfillOrder::kQueue) {
+    name += ", backfill order " + to_string(options.backfill_order);
+  }
+  return name + users_note(jobs, options.predictor);
 }
 
 // The summary on stdout, after the output files.
@@ -201,8 +221,8 @@ int simulate(const std::vector<std::string>& arguments) {
   outputs.finish(metrics, run);
   // The summary's wall time is the whole command: reading, simulating and writing the outputs.
   run.simulation_seconds = seconds_since(start);
-  print_summary(*opened.jobs, result, scheduler_name(values, chosen), opened.transforms, outputs,
-                metrics, run, prefix);
+  print_summary(*opened.jobs, result, scheduler_name(values, chosen, *opened.jobs),
+                opened.transforms, outputs, metrics, run, prefix);
   return 0;
 }
 
@@ -246,6 +266,12 @@ int main(int argc, char** argv) {
     if (command == "policies") {
       for (const PolicyInfo& policy : registered_policies()) {
         std::cout << policy.name << '\t' << policy.description << '\n';
+      }
+      for (const PredictorInfo& predictor : registered_predictors()) {
+        std::cout << "--predictor " << predictor.name << '\t' << predictor.description << '\n';
+      }
+      for (const CorrectorInfo& corrector : registered_correctors()) {
+        std::cout << "--corrector " << corrector.name << '\t' << corrector.description << '\n';
       }
       return 0;
     }

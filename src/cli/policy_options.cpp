@@ -1,5 +1,6 @@
 #include "policy_options.hpp"
 
+#include <optional>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -7,6 +8,7 @@
 #include "batfill/adapter/options_json.hpp"
 #include "batfill/common/text.hpp"
 #include "batfill/core/policy_registry.hpp"
+#include "batfill/core/prediction.hpp"
 
 namespace batfill::cli {
 namespace po = boost::program_options;
@@ -28,9 +30,15 @@ void set_once(std::string& slot, const std::string& value, const std::string& wh
   slot = value;
 }
 
+// The prediction settings as given, checked when resolved.
+struct PredictionNames {
+  std::string predictor, corrector, backfill_order;
+  std::optional<PredictorOptions> predictor_options;
+};
+
 // batsched's --variant_options is the same JSON object as Batsim's sched-config.
 void apply_variant_options(const std::string& json, std::string& policy, std::string& order,
-                           std::string& alloc) {
+                           std::string& alloc, PredictionNames& prediction) {
   adapter::SchedulingOverrides overrides;
   try {
     overrides = adapter::parse_options_json(json);
@@ -40,6 +48,39 @@ void apply_variant_options(const std::string& json, std::string& policy, std::st
   if (overrides.backfill) set_once(policy, *overrides.backfill, "policies");
   if (overrides.order) set_once(order, *overrides.order, "queue orders");
   if (overrides.alloc) set_once(alloc, *overrides.alloc, "allocation rules");
+  if (overrides.predictor) set_once(prediction.predictor, *overrides.predictor, "predictors");
+  if (overrides.corrector) set_once(prediction.corrector, *overrides.corrector, "correctors");
+  if (overrides.backfill_order) {
+    set_once(prediction.backfill_order, *overrides.backfill_order, "backfill orders");
+  }
+  if (overrides.predictor_options) prediction.predictor_options = overrides.predictor_options;
+}
+
+PredictionNames prediction_names(const po::variables_map& values) {
+  PredictionNames names;
+  if (values.count("predictor")) names.predictor = values["predictor"].as<std::string>();
+  if (values.count("corrector")) names.corrector = values["corrector"].as<std::string>();
+  if (values.count("backfill-order")) {
+    names.backfill_order = values["backfill-order"].as<std::string>();
+  }
+  if (values.count("predictor-options")) {
+    try {
+      names.predictor_options =
+          adapter::parse_predictor_options(values["predictor-options"].as<std::string>());
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string("--predictor-options: ") + e.what());
+    }
+  }
+  return names;
+}
+
+void apply_prediction(const PredictionNames& names, SchedulerOptions& options) {
+  if (!names.predictor.empty()) options.predictor = find_predictor(names.predictor).name;
+  if (names.predictor_options) options.predictor_options = *names.predictor_options;
+  if (!names.corrector.empty()) options.corrector = adapter::corrector_setting(names.corrector);
+  if (!names.backfill_order.empty()) {
+    options.backfill_order = parse_backfill_order(names.backfill_order);
+  }
 }
 
 }  // namespace
@@ -72,8 +113,18 @@ po::options_description policy_options_description() {
       ("queue_order,o", po::value<std::string>(), "batsched spelling of --order")
       ("policy,p", po::value<std::string>(),
        "batsched's machine choice: basic (= --alloc lowest) or contiguous")
+      ("predictor", po::value<std::string>(),
+       ("runtime prediction used for planning: " + join(predictor_names()) +
+        " (default: requested, the walltime)").c_str())
+      ("predictor-options", po::value<std::string>(), "JSON object of the predictor's options")
+      ("corrector", po::value<std::string>(),
+       ("new prediction for a job that outlives its own: none (default), " +
+        join(corrector_names())).c_str())
+      ("backfill-order", po::value<std::string>(),
+       "order of the backfill candidates: queue (default) or sjbf (shortest predicted first)")
       ("variant_options", po::value<std::string>(),
-       "JSON object with keys backfill, order, alloc (batsched's option)")
+       "JSON object with keys backfill, order, alloc, predictor, predictor_options, corrector, "
+       "backfill_order (batsched's option)")
       ("verbosity", po::value<std::string>(), "quiet, info or debug (batsched also has silent)");
   return options;
 }
@@ -100,8 +151,10 @@ PolicyChoice resolve_policy_choice(const po::variables_map& values,
     }
     set_once(alloc, rule == "basic" ? "lowest" : "contiguous", "allocation rules");
   }
+  PredictionNames prediction = prediction_names(values);
   if (values.count("variant_options")) {
-    apply_variant_options(values["variant_options"].as<std::string>(), policy, order, alloc);
+    apply_variant_options(values["variant_options"].as<std::string>(), policy, order, alloc,
+                          prediction);
   }
 
   PolicyChoice choice;
@@ -109,6 +162,10 @@ PolicyChoice resolve_policy_choice(const po::variables_map& values,
   find_policy(choice.policy);  // validates the name with the registry's own error message
   if (!order.empty()) choice.scheduler.order = parse_queue_order(order);
   if (!alloc.empty()) choice.scheduler.allocation = parse_allocation_rule(alloc);
+  apply_prediction(prediction, choice.scheduler);
+  // A scheduler built now checks the combination (predictor options, sjbf with the policy)
+  // before any simulation starts or any Batsim connects.
+  Scheduler(1, make_policy(choice.policy), choice.scheduler);
   choice.verbosity = default_verbosity;
   if (values.count("verbosity")) {
     const std::string level = values["verbosity"].as<std::string>();

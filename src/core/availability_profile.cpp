@@ -5,7 +5,8 @@
 namespace batfill {
 
 Time occupancy(const Job& job) {
-  return job.has_time_limit() ? std::max<Time>(job.time_limit, 1) : kNever;
+  const Time runtime = planned_runtime(job);
+  return runtime != kNoTimeLimit ? std::max<Time>(runtime, 1) : kNever;
 }
 
 AvailabilityProfile::AvailabilityProfile(int capacity, Time origin) {

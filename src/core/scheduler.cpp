@@ -4,17 +4,27 @@
 #include <functional>
 #include <stdexcept>
 
+#include "batfill/common/text.hpp"
+
 namespace batfill {
 
 Scheduler::Scheduler(int machine_count, std::unique_ptr<Policy> policy, SchedulerOptions options)
-    : policy_(std::move(policy)), options_(options), pool_(machine_count) {
+    : policy_(std::move(policy)),
+      options_(options),
+      predictor_(make_predictor(options_.predictor, options_.predictor_options)),
+      corrector_(options_.corrector.empty() ? nullptr : make_corrector(options_.corrector)),
+      pool_(machine_count) {
   if (machine_count <= 0) {
     throw std::invalid_argument("a machine needs at least one node, got " +
                                 std::to_string(machine_count));
   }
+  if (options_.backfill_order != BackfillOrder::kQueue && !policy_->orders_candidates()) {
+    throw std::invalid_argument("backfill order " + quoted(to_string(options_.backfill_order)) +
+                                " needs a policy that orders its candidates (easy-classic)");
+  }
 }
 
-void Scheduler::complete(const JobId& id) {
+void Scheduler::complete(const JobId& id, Time now) {
   const auto it = running_.find(id);
   if (it == running_.end()) {
     throw std::invalid_argument("completion of job '" + id + "', which is not running");
@@ -22,9 +32,102 @@ void Scheduler::complete(const JobId& id) {
   pool_.release(it->second.machines);
   releases_.erase(it->second.release);
   const Job job = std::move(it->second.job);
+  to_learn_.push_back({now, it->second.start_sequence, job, now - it->second.start});
   running_.erase(it);
   policy_->on_job_finished(job);
 }
+
+void Scheduler::learn_completions_before(Time now) {
+  const auto learned = std::partition(to_learn_.begin(), to_learn_.end(),
+                                      [now](const Completed& done) { return done.end < now; });
+  std::sort(to_learn_.begin(), learned, [](const Completed& a, const Completed& b) {
+    return a.end != b.end ? a.end < b.end : a.start_sequence < b.start_sequence;
+  });
+  for (auto done = to_learn_.begin(); done != learned; ++done) {
+    predictor_->learn(done->job, done->runtime, done->end);
+  }
+  to_learn_.erase(to_learn_.begin(), learned);
+}
+
+// The prediction planning uses from submission on; policies that plan with walltimes get the
+// walltime whatever the predictor.
+Time Scheduler::predict(const Job& job) {
+  learn_completions_before(job.submit_time);
+  if (!policy_->plans_with_predictions()) return job.time_limit;
+  std::vector<RunningJobInfo> running;
+  if (predictor_->uses_running_jobs()) {
+    // Jobs started in this instant are not yet running for the predictor: pyss starts them
+    // after every event of the instant (docs/semantics.md §2.9).
+    for (const auto& [id, other] : running_) {
+      if (other.start < job.submit_time) running.push_back({&other.job, other.start});
+    }
+  }
+  return predictor_->predict(job, job.submit_time, running);
+}
+
+bool Scheduler::correction_due(const RunningJob& running, Time now) const {
+  const Time prediction = running.job.prediction;
+  if (corrector_ == nullptr || prediction >= running.job.time_limit) return false;
+  if (running.job.runtime != kNoTimeLimit && prediction >= running.job.runtime) return false;
+  return add_saturating(running.start, prediction) <= now;
+}
+
+Time Scheduler::next_correction_time() const {
+  Time next = kNever;
+  if (corrector_ == nullptr) return next;
+  for (const auto& [id, running] : running_) {
+    if (correction_due(running, kNever - 1)) {
+      next = std::min(next, add_saturating(running.start, running.job.prediction));
+    }
+  }
+  return next;
+}
+
+int Scheduler::correct_until(RunningJob& running, Time now) const {
+  int corrections = 0;
+  while (correction_due(running, now)) {
+    const Time next = corrector_->correct(running.job, running.initial_prediction,
+                                          running.job.prediction, running.corrections);
+    // A correction that would not extend the prediction (doubling a zero prediction) plans the
+    // job until its walltime instead, so that corrections always end.
+    running.job.prediction = next > running.job.prediction ? next : running.job.time_limit;
+    ++running.corrections;
+    ++corrections;
+  }
+  return corrections;
+}
+
+int Scheduler::correct_predictions(Time now) {
+  int corrections = 0;
+  for (auto& [id, running] : running_) {
+    if (!correction_due(running, now)) continue;
+    const Time old_end = planned_end(running.job, running.start);
+    corrections += correct_until(running, now);
+    releases_.erase(running.release);
+    running.release = releases_.emplace(planned_end(running.job, running.start), running.job.nodes);
+    policy_->on_prediction_extended(running.job, running.start, old_end);
+  }
+  return corrections;
+}
+
+const Scheduler::RunningJob& Scheduler::running_job(const JobId& id) const {
+  const auto it = running_.find(id);
+  if (it == running_.end()) throw std::invalid_argument("job '" + id + "' is not running");
+  return it->second;
+}
+
+Time Scheduler::prediction_of(const JobId& id) const { return running_job(id).job.prediction; }
+Time Scheduler::initial_prediction_of(const JobId& id) const {
+  return running_job(id).initial_prediction;
+}
+Time Scheduler::planned_end_of(const JobId& id, Time now) const {
+  const auto it = running_.find(id);
+  if (it == running_.end()) return kNever;
+  RunningJob corrected = it->second;
+  correct_until(corrected, now);
+  return planned_end(corrected.job, corrected.start);
+}
+int Scheduler::corrections_of(const JobId& id) const { return running_job(id).corrections; }
 
 void Scheduler::submit(const Job& job) {
   if (waiting_.count(job.id) != 0 || running_.count(job.id) != 0) {
@@ -41,7 +144,8 @@ void Scheduler::submit(const Job& job) {
   if (!job.has_time_limit() && policy_->needs_time_limits()) {
     return reject(job, "has no time limit (walltime), which backfilling needs");
   }
-  const Job& stored = waiting_.emplace(job.id, job).first->second;
+  Job& stored = waiting_.emplace(job.id, job).first->second;
+  stored.prediction = predict(stored);
   const Time now = job.submit_time;
   queue_.insert(std::upper_bound(queue_.begin(), queue_.end(), &stored,
                                  [&](const Job* a, const Job* b) {
@@ -110,6 +214,8 @@ void Scheduler::start(const Job& waiting, Time now, std::vector<Decision>& decis
   waiting_.erase(it);
   const Job& job = running.job;
   running.start = now;
+  running.initial_prediction = job.prediction;
+  running.start_sequence = started_count_++;
   running.machines = pool_.allocate(job.nodes, options_.allocation);
   running.release = releases_.emplace(planned_end(job, now), job.nodes);
   Decision decision;
@@ -138,13 +244,12 @@ SchedulingView Scheduler::view_at(Time now, const std::vector<const Job*>& queue
   view.free_nodes = pool_.free_count();
   view.queue = &queue;
   view.releases = &releases_;
+  view.backfill_order = options_.backfill_order;
   return view;
 }
 
 const MachineSet& Scheduler::machines_of(const JobId& id) const {
-  const auto it = running_.find(id);
-  if (it == running_.end()) throw std::invalid_argument("job '" + id + "' is not running");
-  return it->second.machines;
+  return running_job(id).machines;
 }
 
 }  // namespace batfill

@@ -1,5 +1,6 @@
 #include "batsim_events.hpp"
 
+#include <string>
 #include <utility>
 
 namespace batfill::simulator {
@@ -30,6 +31,16 @@ protocol::JobSubmitted job_submitted(const SimulatedJob& job) {
   event.job.profile = job.record.profile;
   event.job.walltime = job.record.job.time_limit;
   event.job.extra_json = job.extra_json;
+  // The user of an SWF record (field 12) as Batsim's JSON user field `user`.
+  if (event.job.extra_json.empty() && job.record.job.user >= 0) {
+    event.job.extra_json = "{\"user\":" + std::to_string(job.record.job.user) + "}";
+  }
+  // Delay profiles are forwarded, as Batsim does with --forward-profiles-on-submission: the
+  // clairvoyant predictor reads the runtime there (docs/semantics.md §2.9).
+  if (job.profile != nullptr && job.profile->type == workload::Profile::Type::kDelay) {
+    event.forwarded_profile_json =
+        "{\"type\":\"delay\",\"delay\":" + format_seconds(job.profile->delay) + "}";
+  }
   return event;
 }
 

@@ -13,6 +13,7 @@
 #include <xbt/log.h>
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string_view>
@@ -52,9 +53,18 @@ class BatsimStandIn {
       const Time now = wait_for_next_instant();
       const protocol::Message& request = collect_events(now);
       if (request.events.empty()) continue;
+      if (options_.batching == EventBatching::kPerEvent && only_wake_ups(request)) {
+        // pyss runs no pass on a correction: with nothing else in the instant, the wake-up
+        // joins the next instant's first request, where the core makes every correction due
+        // by then (docs/semantics.md §2.9).
+        held_wake_up_ = request.events.front();
+        continue;
+      }
       if (options_.batching == EventBatching::kPerEvent) {
-        exchange_per_event(request, ended_now_, jobs_,
-                           [&](const protocol::Message& one) { apply_reply(exchange(one)); });
+        exchange_per_event(
+            request, ended_now_, jobs_,
+            [&](const protocol::Message& one) { apply_reply(exchange(one)); },
+            [&](const std::string& id) { return decision_process_.planned_end(id, last_now_); });
       } else {
         apply_reply(exchange(request));
       }
@@ -94,6 +104,12 @@ class BatsimStandIn {
     ReplyChecker::check_end_reply(exchange(request));
   }
 
+  static bool only_wake_ups(const protocol::Message& request) {
+    return std::all_of(request.events.begin(), request.events.end(), [](const protocol::Event& e) {
+      return std::holds_alternative<protocol::RequestedCall>(e.data);
+    });
+  }
+
   // Sleeps in simulated time until the next submission, job end or wake-up.
   Time wait_for_next_instant() {
     Time next = executor_.next_delay_end();
@@ -118,6 +134,10 @@ class BatsimStandIn {
     }
     if (submissions_left && next_job_ == nullptr) {
       request_.events.push_back({now, protocol::BatsimNotify{"no_more_static_job_to_submit", {}}});
+    }
+    if (held_wake_up_) {
+      request_.events.push_back(*held_wake_up_);
+      held_wake_up_.reset();
     }
     while (!wake_ups_.empty() && *wake_ups_.begin() <= now) {
       request_.events.push_back({*wake_ups_.begin(), protocol::RequestedCall{}});
@@ -268,6 +288,7 @@ class BatsimStandIn {
   std::uint64_t started_count_ = 0;
   std::size_t ended_ = 0;
   std::multiset<Time> wake_ups_;
+  std::optional<protocol::Event> held_wake_up_;  // per-event batching: see run()
   Time last_now_ = 0;
 
   protocol::Message request_;          // the instant's request, see collect_events()

@@ -269,6 +269,10 @@ class BatsimJsonReader {
     read_profile_reference(job, member(value, "profile"), location);
     read_walltime(job, member(value, "walltime"), location);
     job.extra_json = extra_fields(value);
+    // Batsim's user field `user`, for predictors that learn per user (docs/semantics.md §2.9).
+    if (const Value* user = member(value, "user"); user != nullptr && user->IsInt()) {
+      job.job.user = user->GetInt();
+    }
     workload_.jobs.push_back(std::move(job));
   }
 

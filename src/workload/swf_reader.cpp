@@ -32,6 +32,7 @@ constexpr int kRunTime = 4;
 constexpr int kAllocatedProcessors = 5;
 constexpr int kRequestedProcessors = 8;
 constexpr int kRequestedTime = 9;
+constexpr int kUserId = 12;
 
 // "; MaxProcs: 338" and "; MaxNodes: 338 (batch partition; 512 total)": the leading number.
 void read_header_comment(std::string_view comment, const std::string& location,
@@ -162,6 +163,7 @@ void SwfRecordParser::read_fields(WorkloadJob& job) {
   } else {
     profile_ = &delay_profiles_.use(*runtime);
     job.profile = profile_->name;
+    job.job.runtime = *runtime;
   }
 
   const bool requested_known = number_[kRequestedProcessors] >= 0;
@@ -173,6 +175,10 @@ void SwfRecordParser::read_fields(WorkloadJob& job) {
                      (requested_known ? "" : " and field 8 is missing"));
   } else {
     job.job.nodes = *nodes;
+  }
+  // The user, for predictors that learn per user (docs/semantics.md §2.9); -1 stays unknown.
+  if (const std::optional<int> user = detail::whole_int(number_[kUserId]); user && *user >= 0) {
+    job.job.user = *user;
   }
 
   const double requested_time = number_[kRequestedTime];

@@ -3,6 +3,7 @@
 // replay asks for them. Both passes parse records with the whole-file reader's parser, so jobs,
 // renamed ids and reasons are the same.
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -42,6 +43,7 @@ struct Survey {
   std::size_t records = 0;
   std::size_t invalid = 0;
   bool in_submit_order = true;
+  bool has_user_ids = false;
   long first_invalid_line = 0;       // 0: every record is valid
   std::string first_invalid_reason;  // its reason, but "first used at ?" for a duplicate
   bool first_invalid_is_duplicate = false;
@@ -69,6 +71,7 @@ Survey survey(const std::string& path, const ReadOptions& options) {
   while (lines.next(line)) {
     if (!parser.read_line(line, lines.line_number(), job)) continue;
     ++survey.records;
+    if (job.job.user >= 0) survey.has_user_ids = true;
     if (previous && submitted_before(job.job, *previous)) survey.in_submit_order = false;
     previous = job.job;
     if (job.is_valid()) continue;
@@ -89,9 +92,11 @@ class SwfJobStream : public JobStream {
  public:
   // `header`: the first pass's; its profiles are the ones this pass hands out.
   SwfJobStream(Header header, const std::string& path, const ReadOptions& options,
-               const std::unordered_set<std::string>& repeated_ids, std::size_t records)
+               const std::unordered_set<std::string>& repeated_ids, std::size_t records,
+               bool has_user_ids)
       : header_(std::move(header)),
         records_(records),
+        has_user_ids_(has_user_ids),
         repeated_ids_(repeated_ids),
         ids_([this](long line) { return parser_.location(line); }, &repeated_ids_),
         parser_(path, options, scratch_,
@@ -103,6 +108,7 @@ class SwfJobStream : public JobStream {
   // The parser has it at hand: no lookup by name.
   const Profile* profile_of(const WorkloadJob&) override { return parser_.profile(); }
   std::size_t record_count() const override { return records_; }
+  bool has_user_ids() const override { return has_user_ids_; }
 
   const WorkloadJob* next() override {
     std::string_view line;
@@ -116,6 +122,7 @@ class SwfJobStream : public JobStream {
  private:
   Header header_;
   std::size_t records_;
+  bool has_user_ids_;
   // The parser's counts and warnings: the header already has them from the first pass.
   Workload scratch_;
   std::unordered_set<std::string> repeated_ids_;
@@ -130,7 +137,8 @@ class SwfJobStream : public JobStream {
 std::string first_invalid_reason(const std::string& path, const ReadOptions& options,
                                  const Survey& survey) {
   if (!survey.first_invalid_is_duplicate) return survey.first_invalid_reason;
-  SwfJobStream stream(Header(), path, options, survey.repeated_ids, survey.records);
+  SwfJobStream stream(Header(), path, options, survey.repeated_ids, survey.records,
+                      survey.has_user_ids);
   while (const WorkloadJob* job = stream.next()) {
     if (stream.line_number() == survey.first_invalid_line) return job->invalid_reason;
   }
@@ -147,6 +155,11 @@ const Profile* JobStream::profile_of(const WorkloadJob& job) {
   if (profile == workload().profiles.end()) return nullptr;
   return resolved_.emplace(job.profile, &profile->second).first->second;
 }
+
+WorkloadJobStream::WorkloadJobStream(Workload workload)
+    : workload_(std::move(workload)),
+      has_user_ids_(std::any_of(workload_.jobs.begin(), workload_.jobs.end(),
+                                [](const WorkloadJob& job) { return job.job.user >= 0; })) {}
 
 const WorkloadJob* WorkloadJobStream::next() {
   // The job handed out before is no longer needed: its text goes, the slot stays.
@@ -166,7 +179,7 @@ std::unique_ptr<JobStream> stream_swf(const std::string& path, const ReadOptions
   detail::add_count_warnings(*trace.header.workload, trace.records, trace.invalid,
                              first_invalid_reason(path, options, trace));
   return std::make_unique<SwfJobStream>(std::move(trace.header), path, options,
-                                        trace.repeated_ids, trace.records);
+                                        trace.repeated_ids, trace.records, trace.has_user_ids);
 }
 
 }  // namespace batfill::workload

@@ -203,7 +203,8 @@ TEST(BatsimAdapter, UnknownSchedConfigKeyIsAnError) {
     ADD_FAILURE() << "unknown sched-config key accepted";
   } catch (const ProtocolError& e) {
     EXPECT_STREQ(e.what(), "event 0 (SIMULATION_BEGINS): field 'config.sched-config': unknown "
-                           "key 'foo' (valid: backfill, order, alloc)");
+                           "key 'foo' (valid: backfill, order, alloc, predictor, predictor_options, "
+                           "corrector, backfill_order)");
   }
 }
 
@@ -452,6 +453,88 @@ TEST(BatsimAdapter, CompletionTwiceIsAnError) {
   session.send_at(5, {completion("w0!1", "0")});
   EXPECT_EQ(error_of(session, from_seconds(6), {completion("w0!1", "0")}),
             "event 0 (JOB_COMPLETED): field 'job_id': job 'w0!1' completed twice");
+}
+
+// ---- Predictions and corrections (docs/semantics.md §2.9) ---------------------------------
+
+JobSubmitted user_job(const std::string& id, int user) {
+  JobSubmitted submitted = submission(id, 4);  // the whole 4-machine platform, walltime 100 s
+  submitted.job.extra_json = "{\"user\":" + std::to_string(user) + "}";
+  return submitted;
+}
+
+// The CALL_ME_LATER times of a reply.
+std::vector<Time> wake_ups(const Message& reply) {
+  std::vector<Time> times;
+  for (const Event& event : reply.events) {
+    if (const auto* call = std::get_if<CallMeLater>(&event.data)) times.push_back(call->at);
+  }
+  return times;
+}
+
+// User 1's jobs a (0-10 s) and b (20-40 s) complete, so c, submitted at 50, is predicted
+// (10 + 20) / 2 = 15 s and starts at once: its prediction expires at 50 + 15 = 65. With the
+// reqtime corrector the adapter asks to be called then, and at 65 plans c until its walltime.
+// Without a corrector it never asks.
+std::vector<std::vector<Time>> wake_ups_of_run(const std::string& corrector, Time& prediction) {
+  SchedulerOptions options;
+  options.predictor = "tsafrir";
+  options.corrector = corrector;
+  BatsimAdapter adapter("easy-classic", options);
+  std::vector<std::vector<Time>> asked;
+  const auto step = [&](Time now, std::vector<EventData> events) {
+    asked.push_back(wake_ups(adapter.exchange(request(now, std::move(events)))));
+  };
+  step(0, {platform(4)});
+  step(0, {user_job("a", 1)});
+  step(from_seconds(10), {completion("a", "0-3")});
+  step(from_seconds(20), {user_job("b", 1)});
+  step(from_seconds(40), {completion("b", "0-3")});
+  step(from_seconds(50), {user_job("c", 1)});
+  prediction = adapter.scheduler()->prediction_of("c");
+  step(from_seconds(65), {RequestedCall{}});
+  if (!corrector.empty()) prediction = adapter.scheduler()->prediction_of("c");
+  return asked;
+}
+
+TEST(BatsimAdapterPredictions, WakeUpOnlyAtTheNextExpiryWithACorrector) {
+  Time prediction = 0;
+  const auto asked = wake_ups_of_run("reqtime", prediction);
+  const std::vector<std::vector<Time>> expected = {{}, {}, {}, {}, {}, {from_seconds(65)}, {}};
+  EXPECT_EQ(asked, expected);
+  EXPECT_EQ(prediction, from_seconds(100));
+}
+
+TEST(BatsimAdapterPredictions, NoWakeUpWithoutACorrector) {
+  Time prediction = 0;
+  const auto asked = wake_ups_of_run("", prediction);
+  for (const auto& times : asked) EXPECT_TRUE(times.empty());
+  EXPECT_EQ(prediction, from_seconds(15));
+}
+
+// Beside Batsim with --forward-profiles-on-submission, a delay profile gives the clairvoyant
+// predictor the runtime: 30 s, below the 100 s walltime.
+TEST(BatsimAdapterPredictions, ClairvoyantReadsTheForwardedDelayProfile) {
+  SchedulerOptions options;
+  options.predictor = "clairvoyant";
+  BatsimAdapter adapter("easy-classic", options);
+  adapter.exchange(request(0, {platform(4)}));
+  JobSubmitted a = submission("a", 4);
+  a.forwarded_profile_json = R"({"type":"delay","delay":30})";
+  adapter.exchange(request(0, {a}));
+  EXPECT_EQ(adapter.scheduler()->prediction_of("a"), from_seconds(30));
+}
+
+TEST(BatsimAdapterPredictions, SchedConfigSetsThePredictionOptions) {
+  BatsimAdapter adapter("easy");
+  adapter.exchange(request(0, {platform(4, R"({"backfill":"easy-classic","predictor":"sgd",)"
+                                            R"("predictor_options":{"eta":100},)"
+                                            R"("corrector":"tsafrir","backfill_order":"sjbf"})")}));
+  EXPECT_EQ(adapter.policy(), "easy-classic");
+  EXPECT_EQ(adapter.options().predictor, "sgd");
+  EXPECT_EQ(adapter.options().predictor_options, (PredictorOptions{{"eta", "100"}}));
+  EXPECT_EQ(adapter.options().corrector, "tsafrir");
+  EXPECT_EQ(adapter.options().backfill_order, BackfillOrder::kShortestFirst);
 }
 
 }  // namespace

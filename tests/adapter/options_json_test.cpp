@@ -29,8 +29,27 @@ TEST(OptionsJson, ReadsAnySubsetOfTheKeys) {
   EXPECT_FALSE(none.backfill || none.order || none.alloc);
 }
 
+TEST(OptionsJson, ReadsThePredictionKeys) {
+  const SchedulingOverrides all = parse_options_json(
+      R"({"predictor":"sgd","predictor_options":{"eta":5000,"lambda":4e9},"corrector":"none",)"
+      R"("backfill_order":"sjbf"})");
+  EXPECT_EQ(all.predictor, "sgd");
+  EXPECT_EQ(all.predictor_options, (PredictorOptions{{"eta", "5000"}, {"lambda", "4000000000.0"}}));
+  EXPECT_EQ(all.corrector, "none");
+  EXPECT_EQ(corrector_setting("none"), "");
+  EXPECT_EQ(all.backfill_order, "sjbf");
+  EXPECT_NE(error_of(R"({"predictor":"oracle"})").find("unknown predictor 'oracle'"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"corrector":"halving"})").find("unknown corrector 'halving'"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"backfill_order":"lpt"})").find("unknown backfill order 'lpt'"),
+            std::string::npos);
+  EXPECT_THROW(parse_predictor_options("[1]"), std::invalid_argument);
+}
+
 TEST(OptionsJson, UnknownKeyNamesItAndTheValidOnes) {
-  EXPECT_EQ(error_of(R"({"foo":1})"), "unknown key 'foo' (valid: backfill, order, alloc)");
+  EXPECT_EQ(error_of(R"({"foo":1})"), "unknown key 'foo' (valid: backfill, order, alloc, predictor, "
+                                     "predictor_options, corrector, backfill_order)");
 }
 
 TEST(OptionsJson, RefusesWhatIsNotAnObjectOfKnownNames) {

@@ -93,6 +93,38 @@ TEST(ExternalScheduler, EveryPolicyWithEveryOrderMatchesInProcess) {
   }
 }
 
+// Predictions and corrections through `batfill serve` (docs/semantics.md §2.9): the wake-ups
+// (CALL_ME_LATER / REQUESTED_CALL), the user ids in JOB_SUBMITTED and the forwarded delay
+// profiles give the same schedule as in-process. The first 3000 jobs of KTH-SP2 have users,
+// walltimes and under-predictions.
+TEST(ExternalScheduler, PredictionsAndCorrectionsMatchInProcess) {
+  const std::string dir = cli_testing::output_dir();
+  const std::string input = dir + "/kth.swf";
+  ASSERT_EQ(std::system(("zcat " BATFILL_SOURCE_DIR "/workloads/KTH-SP2-1996-2.1-cln.swf.gz | head -3000 > " +
+                         input).c_str()),
+            0);
+  const std::vector<std::string> variants = {
+      "--backfill easy-classic --predictor tsafrir --corrector tsafrir --backfill-order sjbf",
+      "--backfill easy-classic --predictor sgd --corrector reqtime",
+      "--backfill conservative-classic --predictor tsafrir --corrector doubling",
+      "--backfill easy --predictor clairvoyant"};
+  for (std::size_t i = 0; i < variants.size(); ++i) {
+    const std::string name = "pred" + std::to_string(i);
+    const std::string common = "simulate " + input + " --no-progress " + variants[i] + " ";
+    ASSERT_EQ(run(common + "--output " + dir + "/in-" + name).exit_code, 0) << variants[i];
+    const std::string endpoint =
+        "ipc:///tmp/batfill-test-" + std::to_string(getpid()) + "-pred.sock";
+    const ExternalRun external =
+        run_external(endpoint, variants[i], common + "--output " + dir + "/ext-" + name, dir);
+    ASSERT_EQ(external.simulate.exit_code, 0) << variants[i] << external.simulate.output;
+    EXPECT_EQ(external.serve_exit_code, 0) << variants[i] << external.serve_log;
+    EXPECT_EQ(cli_testing::read_file(dir + "/ext-" + name + "_jobs.csv"),
+              cli_testing::read_file(dir + "/in-" + name + "_jobs.csv"))
+        << variants[i];
+    std::filesystem::remove(dir + "/serve.exit");
+  }
+}
+
 // One run over TCP on the loopback, as a user would start it beside Batsim.
 TEST(ExternalScheduler, WorksOverLoopbackTcp) {
   const std::string dir = cli_testing::output_dir();

@@ -161,6 +161,31 @@ TEST(ScheduleProperties, EasyHeadNeverStartsAfterItsFirstReservation) {
   }
 }
 
+// With clairvoyant predictions (docs/semantics.md §2.9) EASY plans with the actual runtimes, so
+// the head's reservation recomputed here from the actual ends is a promise kept.
+TEST(ScheduleProperties, ClairvoyantEasyHeadNeverStartsAfterItsReservationFromActualRuntimes) {
+  SchedulerOptions options;
+  options.predictor = "clairvoyant";
+  for (const char* policy : {"easy", "easy-classic"}) {
+    std::size_t heads = 0;
+    for (unsigned seed = 1; seed <= kWorkloads; ++seed) {
+      Workload w = random_workload(seed, false);
+      for (TraceJob& t : w.trace) {
+        t.job.runtime = std::min(t.runtime, t.job.time_limit);
+        t.job.prediction = t.job.runtime;  // the checker's planned ends: the actual ones
+      }
+      Checker checker(w, policy);
+      const testing::ReplayResult result =
+          testing::replay(w.trace, w.machine_count, policy, options, &checker);
+      for (const auto& [id, reservation] : checker.head_reservation()) {
+        ++heads;
+        EXPECT_LE(result.start.at(id), reservation) << policy << " seed " << seed << " job " << id;
+      }
+    }
+    EXPECT_GT(heads, 1000u) << policy;
+  }
+}
+
 // Conservative backfilling's promise: no job starts later than the slot it got at submission
 // (compression only moves reservations earlier). The estimate before submission is that slot.
 TEST(ScheduleProperties, ConservativeClassicNeverStartsAfterItsFirstReservation) {

@@ -40,7 +40,7 @@ TEST(StartEstimate, ConservativeClassicGivesTheSlotTheJobWouldGet) {
 // job 0 ends at 30, so job 1 moves to 30 and a 60-node job fits after it at 130.
 TEST(StartEstimate, ConservativeClassicSeesPendingCompression) {
   Scheduler scheduler = blocked_head("conservative-classic");
-  scheduler.complete("0");
+  scheduler.complete("0", from_seconds(30));
   EXPECT_EQ(scheduler.estimate_start(job("y", 60, 100), from_seconds(30)), from_seconds(130));
 }
 

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,7 @@ protocol::Event submitted(const std::string& id) {
 }
 
 std::string id_of(const protocol::Event& event) {
+  if (std::holds_alternative<protocol::RequestedCall>(event.data)) return "wake-up";
   if (const auto* end = std::get_if<protocol::JobCompleted>(&event.data)) {
     return "end " + end->job_id;
   }
@@ -31,15 +33,19 @@ std::string id_of(const protocol::Event& event) {
 }
 
 // Each request the batching sends, as its events' names.
-std::vector<std::vector<std::string>> requests_sent(const protocol::Message& instant,
-                                                   const std::vector<Completion>& completions,
-                                                   const JobTable& jobs) {
+std::vector<std::vector<std::string>> requests_sent(
+    const protocol::Message& instant, const std::vector<Completion>& completions,
+    const JobTable& jobs,
+    const std::function<Time(const std::string&)>& planned_end = {}) {
   std::vector<std::vector<std::string>> requests;
-  exchange_per_event(instant, completions, jobs, [&](const protocol::Message& request) {
-    std::vector<std::string> names;
-    for (const protocol::Event& event : request.events) names.push_back(id_of(event));
-    requests.push_back(names);
-  });
+  exchange_per_event(
+      instant, completions, jobs,
+      [&](const protocol::Message& request) {
+        std::vector<std::string> names;
+        for (const protocol::Event& event : request.events) names.push_back(id_of(event));
+        requests.push_back(names);
+      },
+      planned_end);
   return requests;
 }
 
@@ -72,6 +78,29 @@ TEST(PerEventBatching, AWalltimeEndAloneIsOneRequest) {
   const std::vector<std::vector<std::string>> expected = {{"end j0"}};
   EXPECT_EQ(requests_sent(instant, {{0, 0, FinalState::kCompletedWalltimeReached}}, jobs),
             expected);
+}
+
+// With predictions (docs/semantics.md §2.9): j0 ends at 50, its planned (predicted) end, j1 at
+// 50 before its planned end 80; both ended normally. j0 is free in pyss's profile, so it joins
+// the first request, with the wake-up (corrections come first in the second, without a pass).
+TEST(PerEventBatching, PlannedEndsAndWakeUpsJoinTheFirstRequest) {
+  JobTable jobs(2);
+  jobs[0].batsim_id = "j0";
+  jobs[0].start_order = 0;
+  jobs[1].batsim_id = "j1";
+  jobs[1].start_order = 1;
+  const Time t = from_seconds(50);
+  const std::vector<Completion> completions = {{t, 0, FinalState::kCompletedSuccessfully},
+                                               {t, 1, FinalState::kCompletedSuccessfully}};
+  protocol::Message instant;
+  instant.now = t;
+  instant.events = {completed("j0"), completed("j1"), submitted("s"), {t, protocol::RequestedCall{}}};
+  const auto planned_end = [](const std::string& id) {
+    return from_seconds(id == "j0" ? 50 : 80);
+  };
+  const std::vector<std::vector<std::string>> expected = {{"wake-up", "end j0", "submit s"},
+                                                          {"end j1"}};
+  EXPECT_EQ(requests_sent(instant, completions, jobs, planned_end), expected);
 }
 
 }  // namespace

@@ -20,7 +20,7 @@ namespace batfill::testing {
 inline std::vector<Decision> run_instant(Scheduler& scheduler, Time now,
                                          const std::vector<JobId>& completed,
                                          const std::vector<Job>& submitted) {
-  for (const JobId& id : completed) scheduler.complete(id);
+  for (const JobId& id : completed) scheduler.complete(id, now);
   for (const Job& job : submitted) scheduler.submit(job);
   return scheduler.schedule(now);
 }
@@ -95,7 +95,7 @@ inline ReplayResult replay(const std::vector<TraceJob>& trace, int machine_count
     if (observer == nullptr) {
       decisions = run_instant(scheduler, now, completed, submitted);
     } else {
-      for (const JobId& id : completed) scheduler.complete(id);
+      for (const JobId& id : completed) scheduler.complete(id, now);
       std::sort(submitted.begin(), submitted.end(), [&](const Job& a, const Job& b) {
         return queued_before(options.order, a, b, now);
       });

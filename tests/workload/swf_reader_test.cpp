@@ -108,6 +108,19 @@ TEST(SwfReader, RejectsNonPositiveNodesAndNegativeRuntime) {
   EXPECT_EQ(workload.time_limits_from_runtime, 0);
 }
 
+// Field 12 is the user (docs/semantics.md §2.9); -1 stays unknown. Field 4 is the runtime the
+// clairvoyant predictor reads: 10 s.
+TEST(SwfReader, UserIdAndRuntime) {
+  ScratchFiles files;
+  const std::string path =
+      files.write("t.swf", "1 0 -1 10 1 -1 -1 1 60 -1 1 7 -1 -1 -1 -1 -1 -1\n" +
+                               record("2", "0", "10", "1", "1", "60"));
+  const Workload workload = read_workload(path);
+  EXPECT_EQ(job_named(workload, "1").job.user, 7);
+  EXPECT_EQ(job_named(workload, "1").job.runtime, from_seconds(10));
+  EXPECT_EQ(job_named(workload, "2").job.user, -1);
+}
+
 TEST(SwfReader, MissingRequestedTimeCanBeRejectedInstead) {
   ScratchFiles files;
   const std::string path = files.write("t.swf", record("1", "0", "10", "1", "1", "-1") +

@@ -11,11 +11,12 @@
 //   2. every JOB_SUBMITTED, in job-id order (w0!9 before w0!10), never message order, each with
 //      submit_time = the request's `now`;
 //   3. NOTIFY event_machine_unavailable / event_machine_available;
-//   4. one scheduling pass at `now`;
+//   4. one scheduling pass at `now`, then a CALL_ME_LATER if a prediction expires later;
 // then QUERY estimate_waiting_time is answered from the state after the pass. The reply echoes
 // `now` and stamps every decision with it: REJECT_JOB first, then EXECUTE_JOB, then ANSWER.
 
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -52,6 +53,10 @@ class BatsimAdapter : public protocol::DecisionProcess {
   // otherwise deadlock Batsim). Every RejectJob of the reply carries the core's reason.
   protocol::Message exchange(const protocol::Message& request) override;
 
+  Time planned_end(const std::string& job_id, Time now) const override {
+    return scheduler_ ? scheduler_->planned_end_of(job_id, now) : kNever;
+  }
+
   // SIMULATION_ENDS has been answered: no further request is valid.
   bool finished() const { return finished_; }
   bool started() const { return scheduler_ != nullptr; }
@@ -70,9 +75,10 @@ class BatsimAdapter : public protocol::DecisionProcess {
   // The events of one request, sorted into the steps of one instant.
   struct Instant {
     std::vector<std::pair<EventPosition, const protocol::JobCompleted*>> completions;
-    std::vector<std::pair<EventPosition, const protocol::SubmittedJob*>> submissions;
+    std::vector<std::pair<EventPosition, const protocol::JobSubmitted*>> submissions;
     std::vector<std::pair<EventPosition, const protocol::BatsimNotify*>> notifications;
     std::vector<const protocol::EstimateWaitingTimeQuery*> queries;
+    bool wake_up = false;  // a REQUESTED_CALL: corrections are due
     bool ends = false;
   };
 
@@ -82,9 +88,10 @@ class BatsimAdapter : public protocol::DecisionProcess {
   void read_machines(const protocol::SimulationBegins& begins, const EventPosition& where,
                      MachineSet& unavailable);
   void apply_sched_config(const std::string& text, const EventPosition& where);
-  void complete(const protocol::JobCompleted& completed, const EventPosition& where);
-  void submit(std::vector<std::pair<EventPosition, const protocol::SubmittedJob*>>& submissions,
+  void complete(const protocol::JobCompleted& completed, const EventPosition& where, Time now);
+  void submit(std::vector<std::pair<EventPosition, const protocol::JobSubmitted*>>& submissions,
               Time now);
+  void ask_wake_up(Time now, protocol::Message& reply);
   void notify(const protocol::BatsimNotify& notification, const EventPosition& where);
   protocol::Message end(Time now);
   void decide(Time now, protocol::Message& reply);
@@ -107,6 +114,7 @@ class BatsimAdapter : public protocol::DecisionProcess {
   // without keeping every id as a string.
   IdSet rejected_;
   IdSet completed_;
+  std::set<Time> wake_ups_;  // CALL_ME_LATER times asked for and not yet reached
   bool no_more_external_events_ = false;
   bool finished_ = false;
 };

@@ -1,10 +1,12 @@
 #pragma once
-// The JSON object of batfill settings, {"backfill": P, "order": O, "alloc": A} or any subset of
-// it. Batsim's config.sched-config and batsched's --variant_options carry the same object, so
+// The JSON object of batfill settings, {"backfill": P, "order": O, "alloc": A, "predictor": R,
+// "predictor_options": {...}, "corrector": C, "backfill_order": B} or any subset of it. Batsim's config.sched-config and batsched's --variant_options carry the same object, so
 // both are read here and fail the same way.
 
 #include <optional>
 #include <string>
+
+#include "batfill/core/prediction.hpp"
 
 namespace batfill::adapter {
 
@@ -13,10 +15,21 @@ struct SchedulingOverrides {
   std::optional<std::string> backfill;  // a registered policy name
   std::optional<std::string> order;     // a queue order name
   std::optional<std::string> alloc;     // an allocation rule name
+  std::optional<std::string> predictor;  // a registered predictor name
+  std::optional<PredictorOptions> predictor_options;
+  std::optional<std::string> corrector;  // a registered corrector name, or "none"
+  std::optional<std::string> backfill_order;  // "queue" or "sjbf"
 };
 
 // Throws std::invalid_argument for text that is not a JSON object, an unknown key (naming it and
 // the valid ones), a value that is not a string, or a name the core does not know.
 SchedulingOverrides parse_options_json(const std::string& text);
+
+// A predictor's options as a JSON object of numbers or strings ({"eta": 5000}), as given to
+// --predictor-options and the key predictor_options; throws std::invalid_argument otherwise.
+PredictorOptions parse_predictor_options(const std::string& text);
+
+// The corrector a name selects: "" for "none", else the registered name (checked).
+std::string corrector_setting(const std::string& name);
 
 }  // namespace batfill::adapter

@@ -18,7 +18,7 @@
 
 namespace batfill {
 
-// How long a job holds its nodes in a plan: its time limit (kNever without one), but at least
+// How long a job holds its nodes in a plan: its planned runtime (kNever without one), but at least
 // one microsecond, because even a zero-limit job holds its nodes at the instant it starts (its
 // completion arrives in a later call at the same time, docs/semantics.md §1.5).
 Time occupancy(const Job& job);

@@ -1,5 +1,6 @@
 #pragma once
-// What the scheduler knows of a job: never its real runtime, only what the user asked for.
+// What the scheduler knows of a job: what the user asked for, who asked, and the runtime the
+// scheduler predicts for it (docs/semantics.md §2.9). The actual runtime is known only in replays.
 
 #include <string>
 
@@ -14,15 +15,28 @@ struct Job {
   JobId id;
   Time submit_time = 0;          // when the job entered the system
   int nodes = 0;                 // requested machines
-  Time time_limit = kNoTimeLimit;  // walltime; planning always uses start + time_limit
+  Time time_limit = kNoTimeLimit;  // walltime: the job is killed when it reaches it
+  int user = -1;                   // the submitting user, -1 when the input has none
+  // The actual runtime, known only in replays (SWF field 4, a delay profile): only the
+  // clairvoyant predictor reads it. kNoTimeLimit when unknown.
+  Time runtime = kNoTimeLimit;
+  // The planned runtime, set by the Scheduler at submission from its Predictor and raised by
+  // its Corrector; kNoTimeLimit until then, which plans with the walltime.
+  Time prediction = kNoTimeLimit;
 
   bool has_time_limit() const { return time_limit != kNoTimeLimit; }
 };
 
-// When a job started at `start` is planned to end: start + time_limit, or kNever without a
-// limit. Planning always uses the limit, never the real runtime (spec, "Planning (Pessimistic)").
+// What planning uses as the job's runtime: its prediction, else its walltime (docs/semantics.md
+// §2.9). With the default predictor (`requested`) both are the walltime, the spec's pessimistic
+// planning.
+inline Time planned_runtime(const Job& job) {
+  return job.prediction != kNoTimeLimit ? job.prediction : job.time_limit;
+}
+
+// When a job started at `start` is planned to end: start + planned runtime, kNever without one.
 inline Time planned_end(const Job& job, Time start) {
-  return add_saturating(start, job.time_limit);
+  return add_saturating(start, planned_runtime(job));
 }
 
 // Order of jobs that arrive in the same instant (docs/semantics.md §1.3): by id, numerically when the job

@@ -12,18 +12,29 @@
 
 namespace batfill {
 
-// Planned ends of the running jobs: start + time_limit -> nodes released then (kNever for a job
-// without a limit). Planning is pessimistic (spec: "use time_limit, not actual_runtime").
+// Planned ends of the running jobs: start + planned runtime -> nodes released then (kNever for a
+// job without a limit). The planned runtime is the job's prediction, by default its walltime
+// (docs/semantics.md §2.9).
 using PlannedReleases = std::multimap<Time, int>;
 
 // What a policy sees of the system at one instant, after that instant's completions and
 // submissions have been applied.
+// The order in which the candidates behind the blocked queue head are tried for backfilling
+// (docs/semantics.md §2.9): queue order, or shortest predicted runtime first (SJBF; a stable
+// sort, ties keep queue order).
+enum class BackfillOrder { kQueue, kShortestFirst };
+
+// "queue" or "sjbf"; throws std::invalid_argument listing them otherwise.
+BackfillOrder parse_backfill_order(const std::string& name);
+std::string to_string(BackfillOrder order);
+
 struct SchedulingView {
   Time now = 0;
   int machine_count = 0;  // the whole machine, including busy and unavailable nodes
   int free_nodes = 0;     // usable now: not running a job and not unavailable
   const std::vector<const Job*>* queue = nullptr;  // waiting jobs, in queue order
   const PlannedReleases* releases = nullptr;
+  BackfillOrder backfill_order = BackfillOrder::kQueue;
 };
 
 class Policy {
@@ -33,6 +44,16 @@ class Policy {
   // Whether jobs without a time limit must be rejected at submission (backfilling plans with
   // every job's limit; plain FCFS does not need one).
   virtual bool needs_time_limits() const { return true; }
+
+  // Whether the policy plans with predicted runtimes; one that does not plans with walltimes
+  // whatever the predictor (the spec's CONSERVATIVE, docs/semantics.md §2.9).
+  virtual bool plans_with_predictions() const { return true; }
+  // Whether the policy follows view.backfill_order; the Scheduler refuses "sjbf" otherwise.
+  virtual bool orders_candidates() const { return false; }
+
+  // A running job's planned end moved later (a correction); the Scheduler already moved it in
+  // view.releases. Policies that keep their own plan of the running jobs follow it.
+  virtual void on_prediction_extended(const Job& /*job*/, Time /*start*/, Time /*old_end*/) {}
 
   // The jobs of view.queue to start now, in the order they start. Their nodes must fit in
   // view.free_nodes taken together.

@@ -4,6 +4,7 @@
 // Plain C++ with no I/O: the embedded simulator and the Batsim protocol layer feed it events
 // and turn its decisions into EXECUTE_JOB / REJECT_JOB.
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -12,6 +13,7 @@
 #include "batfill/core/job.hpp"
 #include "batfill/core/machine_pool.hpp"
 #include "batfill/core/policy.hpp"
+#include "batfill/core/prediction.hpp"
 #include "batfill/core/queue_order.hpp"
 
 namespace batfill {
@@ -19,6 +21,11 @@ namespace batfill {
 struct SchedulerOptions {
   QueueOrder order = QueueOrder::kFcfs;
   AllocationRule allocation = AllocationRule::kLowest;
+  // Predictions (docs/semantics.md §2.9): the default plans with walltimes, as the spec does.
+  std::string predictor = "requested";
+  PredictorOptions predictor_options;
+  std::string corrector;  // "" = none: a job that outlives its prediction stays overdue
+  BackfillOrder backfill_order = BackfillOrder::kQueue;
 };
 
 struct Decision {
@@ -37,9 +44,26 @@ class Scheduler {
   // submit(), then one schedule(). complete() throws std::invalid_argument for a job that is
   // not running; submit() throws for an id already known. A job that can never run is rejected
   // at once (the decision is returned by the next schedule()) and never blocks the queue.
-  void complete(const JobId& id);
+  void complete(const JobId& id, Time now);
   void submit(const Job& job);
   std::vector<Decision> schedule(Time now);
+
+  // Corrections (docs/semantics.md §2.9). The next time a running job outlives its prediction
+  // (kNever without a corrector or such a job); the caller asks to be woken up then.
+  Time next_correction_time() const;
+  // Gives every running job that outlived its prediction by `now` a new one from the corrector,
+  // again while the new one has expired too. A job whose known runtime ends it by the time its
+  // prediction expires is not corrected: its completion is due. Returns how many corrections.
+  int correct_predictions(Time now);
+
+  // The current and initial predictions and the correction count of a running job (throws if
+  // not running).
+  Time prediction_of(const JobId& id) const;
+  Time initial_prediction_of(const JobId& id) const;
+  // When a running job is planned to end once the corrections due by `now` are made (what the
+  // next correct_predictions(now) would give it); kNever for a job not running.
+  Time planned_end_of(const JobId& id, Time now) const;
+  int corrections_of(const JobId& id) const;
 
   // When `job` (not yet submitted) would start if submitted now: Batsim's
   // estimate_waiting_time QUERY. Returns kNever for a job that can never run.
@@ -57,8 +81,11 @@ class Scheduler {
 
  private:
   struct RunningJob {
-    Job job;
+    Job job;  // job.prediction is the current prediction
     Time start = 0;
+    Time initial_prediction = 0;
+    int corrections = 0;
+    std::uint64_t start_sequence = 0;  // how many jobs started before it
     MachineSet machines;
     PlannedReleases::iterator release;
   };
@@ -69,9 +96,28 @@ class Scheduler {
   // `started` is sorted by address.
   void remove_from_queue(const std::vector<const Job*>& started);
   void start(const Job& waiting, Time now, std::vector<Decision>& decisions);
+  Time predict(const Job& job);
+  // Hands the predictor the completions before `now`, by end time, then start order.
+  void learn_completions_before(Time now);
+  bool correction_due(const RunningJob& running, Time now) const;
+  // Applies the corrector while a correction is due by `now`; returns how many it made.
+  int correct_until(RunningJob& running, Time now) const;
+  const RunningJob& running_job(const JobId& id) const;
 
   std::unique_ptr<Policy> policy_;
   SchedulerOptions options_;
+  std::unique_ptr<Predictor> predictor_;
+  std::unique_ptr<Corrector> corrector_;  // null: none
+  // Completions not yet learned from: a job submitted in the same instant does not see them, as
+  // in pyss, where submissions come before terminations (docs/semantics.md §2.9).
+  struct Completed {
+    Time end;
+    std::uint64_t start_sequence;
+    Job job;
+    Time runtime;
+  };
+  std::vector<Completed> to_learn_;
+  std::uint64_t started_count_ = 0;
   MachinePool pool_;
   std::unordered_map<JobId, Job> waiting_;  // owns the queued jobs; queue_ points into it
   std::vector<const Job*> queue_;           // in queue order

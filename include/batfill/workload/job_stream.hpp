@@ -25,6 +25,9 @@ class JobStream {
   virtual const Workload& workload() const = 0;
   // How many records next() hands out in all.
   virtual std::size_t record_count() const = 0;
+  // Whether any job has a user id (SWF field 12, a JSON job's `user`), known before the run:
+  // predictors that learn per user need them (docs/semantics.md §2.9).
+  virtual bool has_user_ids() const = 0;
   // The next job in submit order, or null after the last; valid until the next call.
   virtual const WorkloadJob* next() = 0;
   // The profile of the job next() returned last, null when workload().profiles has none of its
@@ -38,13 +41,15 @@ class JobStream {
 // The jobs of a workload already read whole.
 class WorkloadJobStream : public JobStream {
  public:
-  explicit WorkloadJobStream(Workload workload) : workload_(std::move(workload)) {}
+  explicit WorkloadJobStream(Workload workload);
   const Workload& workload() const override { return workload_; }
   std::size_t record_count() const override { return workload_.jobs.size(); }
+  bool has_user_ids() const override { return has_user_ids_; }
   const WorkloadJob* next() override;
 
  private:
   Workload workload_;
+  bool has_user_ids_;
   std::size_t next_ = 0;
 };
 

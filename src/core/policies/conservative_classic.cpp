@@ -1,7 +1,7 @@
 // Classic conservative backfilling (Feitelson & Weil 1998; Mu'alem & Feitelson 2001; batsched's
 // conservative_bf; docs/semantics.md §2.5).
 //
-// An availability profile holds the running jobs until start + time_limit and ONE persistent
+// An availability profile holds the running jobs until their planned end and ONE persistent
 // reservation per waiting job. A new job gets the earliest slot where it fits for its whole
 // limit around everything already planned (holes may be filled, a slot may end exactly where
 // another begins). After completions, compression takes each waiting job out in queue order and
@@ -51,6 +51,17 @@ class Plan {
     compression_due_ = true;
   }
 
+  // A running job's prediction was corrected: it holds its nodes until `end` now, which may
+  // overlap reservations. So the next catch_up plans every waiting job again, in queue order
+  // (docs/semantics.md §2.9): the one case where a reservation may move later.
+  void extend(const Job& job, Time end) {
+    const auto it = running_.find(job.id);
+    if (it == running_.end() || end <= it->second.end) return;
+    profile_.reserve(it->second.end, end, job.nodes);
+    it->second.end = end;
+    replan_due_ = true;
+  }
+
   // Brings the plan to `view.now`: compression after completions, then the new jobs. Afterwards
   // the plan's waiting jobs are the queue's, at the same positions.
   void catch_up(const SchedulingView& view) {
@@ -58,7 +69,15 @@ class Plan {
     freed_.forget_before(view.now);
     if (freed_until_ > view.now) freed_.record(view.now);
     freed_until_ = view.now;
-    const bool new_jobs = follow(*view.queue);
+    bool new_jobs = follow(*view.queue);
+    if (replan_due_) {
+      for (Waiting& waiting : waiting_) {
+        if (waiting.planned) take_out(*waiting.job, waiting.slot);
+        waiting.planned = false;
+      }
+      new_jobs = !waiting_.empty();
+      replan_due_ = false;
+    }
     if (compression_due_) {
       for (Waiting& waiting : waiting_) {
         if (waiting.planned) compress(*waiting.job, waiting.slot, view.now);
@@ -204,6 +223,7 @@ class Plan {
   FreedCapacityLog freed_;
   Time freed_until_ = 0;  // end of what completions since the last instant gave back
   bool compression_due_ = false;
+  bool replan_due_ = false;  // a running job was extended by a correction
 };
 
 class ConservativeClassic final : public Policy {
@@ -229,6 +249,10 @@ class ConservativeClassic final : public Policy {
 
   void on_job_finished(const Job& job) override {
     if (plan_) plan_->finish(job);
+  }
+
+  void on_prediction_extended(const Job& job, Time start, Time) override {
+    if (plan_) plan_->extend(job, planned_end(job, start));
   }
 
   // Exact: the slot the next pass would give the job.

@@ -8,6 +8,15 @@
 //
 // One sweep is enough: backfilling only takes nodes, so the head still does not fit after it
 // and the candidates refused once stay refused.
+//
+// Candidates are tried in queue order or, with the SJBF backfill order, by increasing predicted
+// runtime (a stable sort: ties keep queue order). With predictions this is exactly pyss's test
+// of each candidate against an availability profile holding the head's reservation
+// (docs/semantics.md §2.9): free nodes never decrease after now apart from the head's
+// reservation, so a job fits for its whole predicted run iff it fits now and either ends by the
+// shadow time or fits in the extra nodes.
+
+#include <algorithm>
 
 #include "batfill/core/policy.hpp"
 #include "batfill/core/release_timeline.hpp"
@@ -15,8 +24,22 @@
 namespace batfill {
 namespace {
 
+// The waiting jobs behind the head, in the order they are tried.
+std::vector<const Job*> candidates(const SchedulingView& view, std::size_t head) {
+  const std::vector<const Job*>& queue = *view.queue;
+  std::vector<const Job*> behind(queue.begin() + static_cast<std::ptrdiff_t>(head) + 1, queue.end());
+  if (view.backfill_order == BackfillOrder::kShortestFirst) {
+    std::stable_sort(behind.begin(), behind.end(), [](const Job* a, const Job* b) {
+      return planned_runtime(*a) < planned_runtime(*b);
+    });
+  }
+  return behind;
+}
+
 class EasyClassic final : public Policy {
  public:
+  bool orders_candidates() const override { return true; }
+
   std::vector<const Job*> select_jobs_to_start(const SchedulingView& view) override {
     std::vector<const Job*> started;
     ReleaseTimeline timeline(view);
@@ -36,8 +59,8 @@ class EasyClassic final : public Policy {
     const Time shadow_time = timeline.earliest_time_with(head_nodes);
     // Counts every job released at the shadow time, as the head may use all of them.
     int extra_nodes = timeline.free_nodes_at(shadow_time) - head_nodes;
-    for (std::size_t i = head + 1; i < queue.size() && timeline.free_nodes() > 0; ++i) {
-      const Job* job = queue[i];
+    for (const Job* job : candidates(view, head)) {
+      if (timeline.free_nodes() == 0) break;
       if (job->nodes > timeline.free_nodes()) continue;
       if (planned_end(*job, view.now) <= shadow_time) {
         start(job);

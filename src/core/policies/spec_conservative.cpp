@@ -18,6 +18,9 @@ namespace {
 
 class SpecConservative final : public Policy {
  public:
+  // The spec plans CONSERVATIVE with walltimes only (docs/semantics.md §2.9).
+  bool plans_with_predictions() const override { return false; }
+
   std::vector<const Job*> select_jobs_to_start(const SchedulingView& view) override {
     if (view.free_nodes == 0) return {};
     BackfillPass pass(view);
