@@ -6,6 +6,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -50,6 +51,9 @@ void expect_same_as_whole(const std::string& path, const ReadOptions& options = 
   EXPECT_EQ(header.warnings, whole.warnings);
   EXPECT_EQ(header.time_limits_from_runtime, whole.time_limits_from_runtime);
   EXPECT_EQ(header.jobs_overrunning_limit, whole.jobs_overrunning_limit);
+  EXPECT_EQ(stream->has_user_ids(),
+            std::any_of(whole.jobs.begin(), whole.jobs.end(),
+                        [](const WorkloadJob& job) { return job.job.user >= 0; }));
   const std::vector<WorkloadJob> streamed = drain(*stream);
   ASSERT_EQ(streamed.size(), whole.jobs.size());
   for (std::size_t i = 0; i < streamed.size(); ++i) {
@@ -59,6 +63,8 @@ void expect_same_as_whole(const std::string& path, const ReadOptions& options = 
     EXPECT_EQ(a.job.submit_time, b.job.submit_time) << a.job.id;
     EXPECT_EQ(a.job.nodes, b.job.nodes) << a.job.id;
     EXPECT_EQ(a.job.time_limit, b.job.time_limit) << a.job.id;
+    EXPECT_EQ(a.job.runtime, b.job.runtime) << a.job.id;
+    EXPECT_EQ(a.job.user, b.job.user) << a.job.id;
     EXPECT_EQ(a.profile, b.profile) << a.job.id;
     EXPECT_EQ(a.invalid_reason, b.invalid_reason) << a.job.id;
     if (a.is_valid()) {
