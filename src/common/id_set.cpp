@@ -50,7 +50,10 @@ bool IdSet::insert(std::string_view id) {
   std::vector<std::uint64_t>& bits = table_of(split->prefix, true)->bits;
   const std::size_t word = split->number / 64;
   // Doubling keeps growth amortised as ids climb through a trace.
-  if (word >= bits.size()) bits.resize(std::max(word + 1, 2 * bits.size()), 0);
+  if (word >= bits.size()) {
+    const std::size_t words = kLargestNumber / 64 + 1;
+    bits.resize(std::min(std::max(word + 1, 2 * bits.size()), words), 0);
+  }
   const std::uint64_t mask = std::uint64_t{1} << (split->number % 64);
   const bool added = (bits[word] & mask) == 0;
   bits[word] |= mask;

@@ -31,6 +31,10 @@ TEST(IdSet, OtherSpellingsAreDistinctIds) {
   EXPECT_TRUE(ids.insert("0"));
   EXPECT_TRUE(ids.insert(""));
   EXPECT_TRUE(ids.insert("99999999999"));  // beyond the bit table: kept as text
+  EXPECT_TRUE(ids.insert("268435456"));    // 2^28: the first number kept as text
+  EXPECT_TRUE(ids.insert("268435455"));    // the last bit
+  EXPECT_FALSE(ids.insert("268435456"));
+  EXPECT_FALSE(ids.insert("268435455"));
   EXPECT_FALSE(ids.insert("017"));
   EXPECT_FALSE(ids.insert("99999999999"));
   EXPECT_FALSE(ids.insert("0"));

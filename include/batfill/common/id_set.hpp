@@ -25,9 +25,9 @@ class IdSet {
     std::string prefix;
     std::vector<std::uint64_t> bits;  // bit n: the id prefix + n is in the set
   };
-  // Ids up to here are bits: 2^31 bits (256 MB) at worst, reached only by traces that number
-  // jobs in the billions; the table grows with the largest number seen, not the id count.
-  static constexpr std::uint64_t kLargestNumber = (std::uint64_t{1} << 31) - 1;
+  // Ids up to here are bits: the table grows with the largest number seen, not the id count,
+  // so it is capped at 2^28 bits (32 MB); larger numbers are kept as text.
+  static constexpr std::uint64_t kLargestNumber = (std::uint64_t{1} << 28) - 1;
 
   Numbered* table_of(std::string_view prefix, bool create);
   const Numbered* table_of(std::string_view prefix) const;
