@@ -32,11 +32,34 @@ Event stamped(Time now, EventData data) {
   return event;
 }
 
+// A small JSON object of a submission, parsed in buffers on the stack: a Document's default
+// allocators take 64 KB of heap per parse, which showed in profiles at two parses per
+// submission. Larger texts spill over to the heap.
+class SmallJson {
+ public:
+  explicit SmallJson(const std::string& text)
+      : values_(value_buffer_, sizeof value_buffer_),
+        stack_(stack_buffer_, sizeof stack_buffer_),
+        document_(&values_, sizeof stack_buffer_ / 2, &stack_) {
+    document_.Parse(text.c_str());
+  }
+  using Document = rapidjson::GenericDocument<rapidjson::UTF8<>, rapidjson::MemoryPoolAllocator<>,
+                                              rapidjson::MemoryPoolAllocator<>>;
+  const Document& document() const { return document_; }
+
+ private:
+  char value_buffer_[1024];
+  char stack_buffer_[1024];
+  rapidjson::MemoryPoolAllocator<> values_;
+  rapidjson::MemoryPoolAllocator<> stack_;
+  Document document_;
+};
+
 // The job's user: the job's `user` field (a Batsim JSON user field), -1 without one.
 int user_of(const SubmittedJob& submitted) {
   if (submitted.extra_json.empty()) return -1;
-  rapidjson::Document extras;
-  extras.Parse(submitted.extra_json.c_str());
+  const SmallJson parsed(submitted.extra_json);
+  const SmallJson::Document& extras = parsed.document();
   if (extras.HasParseError() || !extras.IsObject()) return -1;
   const auto user = extras.FindMember("user");
   return user != extras.MemberEnd() && user->value.IsInt() ? user->value.GetInt() : -1;
@@ -46,8 +69,8 @@ int user_of(const SubmittedJob& submitted) {
 // (--forward-profiles-on-submission); kNoTimeLimit otherwise.
 Time runtime_of(const std::string& forwarded_profile_json) {
   if (forwarded_profile_json.empty()) return kNoTimeLimit;
-  rapidjson::Document profile;
-  profile.Parse(forwarded_profile_json.c_str());
+  const SmallJson parsed(forwarded_profile_json);
+  const SmallJson::Document& profile = parsed.document();
   if (profile.HasParseError() || !profile.IsObject()) return kNoTimeLimit;
   const auto type = profile.FindMember("type");
   const auto delay = profile.FindMember("delay");
@@ -232,12 +255,13 @@ void BatsimAdapter::complete(const JobCompleted& completed, const EventPosition&
   // Built only for a message: this runs for every completion.
   const auto job = [&completed] { return "job '" + completed.job_id + "'"; };
   const auto active = active_.find(completed.job_id);
-  const auto known = active != active_.end() ? jobs_.end() : jobs_.find(completed.job_id);
-  if (active == active_.end() && known == jobs_.end()) {
-    fail(where, "field 'job_id': " + job() + " was never submitted");
-  }
-  JobState& state = active != active_.end() ? *active->second : known->second;
+  const JobState state = active != active_.end()         ? active->second
+                         : completed_.contains(completed.job_id) ? JobState::kCompleted
+                         : rejected_.contains(completed.job_id)  ? JobState::kRejected
+                                                                 : JobState::kUnknown;
   switch (state) {
+    case JobState::kUnknown:
+      fail(where, "field 'job_id': " + job() + " was never submitted");
     case JobState::kWaiting:
       fail(where, "field 'job_id': " + job() + " completed but was never started");
     case JobState::kRejected:
@@ -263,8 +287,12 @@ void BatsimAdapter::complete(const JobCompleted& completed, const EventPosition&
                std::to_string(scheduler_->corrections_of(completed.job_id)) + " corrections");
   }
   scheduler_->complete(completed.job_id, now);
-  state = JobState::kCompleted;
+  completed_.insert(completed.job_id);
   active_.erase(active);
+}
+
+bool BatsimAdapter::ever_submitted(const std::string& id) const {
+  return active_.count(id) != 0 || completed_.contains(id) || rejected_.contains(id);
 }
 
 void BatsimAdapter::submit(std::vector<std::pair<EventPosition, const JobSubmitted*>>& submissions,
@@ -274,7 +302,7 @@ void BatsimAdapter::submit(std::vector<std::pair<EventPosition, const JobSubmitt
   std::unordered_set<std::string> in_message;
   for (const auto& [where, submitted] : submissions) {
     const std::string& id = submitted->job.id;
-    if (jobs_.count(id) != 0 || (several && !in_message.insert(id).second)) {
+    if (ever_submitted(id) || (several && !in_message.insert(id).second)) {
       fail(where, "field 'job_id': job '" + id + "' submitted twice");
     }
   }
@@ -283,8 +311,7 @@ void BatsimAdapter::submit(std::vector<std::pair<EventPosition, const JobSubmitt
     return job_id_less(a.second->job.id, b.second->job.id);
   });
   for (const auto& [where, submitted] : submissions) {
-    const auto tracked = jobs_.emplace(submitted->job.id, JobState::kWaiting).first;
-    active_.emplace(tracked->first, &tracked->second);
+    active_.emplace(submitted->job.id, JobState::kWaiting);
     Job job = core_job(submitted->job, now);
     job.runtime = runtime_of(submitted->forwarded_profile_json);
     scheduler_->submit(job);
@@ -340,13 +367,13 @@ void BatsimAdapter::decide(Time now, Message& reply) {
       throw std::logic_error("the core decided on job '" + decision.job_id + "', never submitted");
     }
     if (decision.kind == Decision::Kind::kReject) {
-      *active->second = JobState::kRejected;
+      rejected_.insert(active->first);
       active_.erase(active);
       log_.info("rejected at " + format_seconds(now) + " s: " + decision.reason);
       reply.events.push_back(
           stamped(now, RejectJob{std::move(decision.job_id), std::move(decision.reason)}));
     } else {
-      *active->second = JobState::kRunning;
+      active->second = JobState::kRunning;
       if (log_.debugging()) {
         log_.debug("start " + decision.job_id + " at " + format_seconds(now) + " s on " +
                    to_string(decision.machines));

@@ -24,6 +24,7 @@
 #include "batfill/simulator/simulation.hpp"
 #include "batfill/transport/remote_decision_process.hpp"
 #include "batfill/transport/serve.hpp"
+#include "batfill/workload/job_stream.hpp"
 #include "batfill/workload/workload.hpp"
 #include "check_command.hpp"
 #include "policy_options.hpp"
@@ -110,10 +111,26 @@ void add_simulate_options(po::options_description& command) {
   command.add(cli::transform_options_description());
 }
 
-workload::Workload read_workload(const po::variables_map& values) {
+// The workload's jobs, streamed; read whole when the options transform it (§5.11 of
+// docs/semantics.md: shaking re-sorts the jobs, load scaling needs the first submission).
+struct OpenedWorkload {
+  std::unique_ptr<workload::JobStream> jobs;
+  cli::AppliedTransforms transforms;
+};
+
+OpenedWorkload open_workload(const po::variables_map& values) {
   workload::ReadOptions read_options;
   read_options.reject_missing_time_limit = values.count("reject-missing-walltime") != 0;
-  return workload::read_workload(values["workload"].as<std::string>(), read_options);
+  const std::string path = values["workload"].as<std::string>();
+  OpenedWorkload opened;
+  if (!cli::transforms_requested(values)) {
+    opened.jobs = workload::open_job_stream(path, read_options);
+    return opened;
+  }
+  workload::Workload whole = workload::read_workload(path, read_options);
+  opened.transforms = cli::apply_transforms(values, whole);
+  opened.jobs = std::make_unique<workload::WorkloadJobStream>(std::move(whole));
+  return opened;
 }
 
 simulator::SimulationOptions simulation_options(const po::variables_map& values) {
@@ -151,18 +168,16 @@ ChosenDecisionProcess choose_decision_process(const po::variables_map& values,
 // Named after the run: --sched-cfg may have changed the settings at SIMULATION_BEGINS.
 // Predictors that learn per user need user ids (SWF field 12, a JSON job's `user`); DR_EVT CSV
 // has none. Said on a line of its own under the scheduler.
-std::string users_note(const workload::Workload& workload, const std::string& predictor) {
+std::string users_note(const workload::JobStream& jobs, const std::string& predictor) {
   if (predictor != "tsafrir" && predictor != "sgd") return "";
-  for (const workload::WorkloadJob& job : workload.jobs) {
-    if (job.job.user >= 0) return "";
-  }
+  if (jobs.has_user_ids()) return "";
   return predictor == "tsafrir"
              ? "\n  no job has a user id: predictor tsafrir predicts every walltime"
              : "\n  no job has a user id: predictor sgd learns them all as one user";
 }
 
 std::string scheduler_name(const po::variables_map& values, const ChosenDecisionProcess& chosen,
-                           const workload::Workload& workload) {
+                           const workload::JobStream& jobs) {
   if (chosen.in_process == nullptr) {
     return "external scheduler at " + values["scheduler"].as<std::string>();
   }
@@ -176,23 +191,16 @@ std::string scheduler_name(const po::variables_map& values, const ChosenDecision
   if (options.backfill_order != BackfillOrder::kQueue) {
     name += ", backfill order " + to_string(options.backfill_order);
   }
-  return name + users_note(workload, options.predictor);
+  return name + users_note(jobs, options.predictor);
 }
 
-// The output files, then the summary on stdout.
-void write_outputs(const po::variables_map& values, const workload::Workload& workload,
-                   const simulator::SimulationResult& result, const std::string& scheduler,
-                   const cli::AppliedTransforms& transforms, simulator::RunInfo run,
-                   Clock::time_point start) {
-  const simulator::ScheduleMetrics metrics =
-      simulator::compute_metrics(result.jobs, result.machine_count);
-  run.simulation_seconds = seconds_since(start);
-  const std::string prefix = values["output"].as<std::string>();
-  simulator::write_output_files(prefix, result.jobs, metrics, run);
-  // The summary's wall time is the whole command: reading, simulating and writing the outputs.
-  run.simulation_seconds = seconds_since(start);
-
-  std::cout << "batfill simulate: " << workload.path << " (" << workload.jobs.size()
+// The summary on stdout, after the output files.
+void print_summary(const workload::JobStream& jobs, const simulator::SimulationResult& result,
+                   const std::string& scheduler, const cli::AppliedTransforms& transforms,
+                   const simulator::OutputFiles& outputs, const simulator::ScheduleMetrics& metrics,
+                   const simulator::RunInfo& run, const std::string& prefix) {
+  const workload::Workload& workload = jobs.workload();
+  std::cout << "batfill simulate: " << workload.path << " (" << jobs.record_count()
             << " records) on " << result.machine_count << " nodes, " << scheduler << '\n';
   if (!transforms.summary.empty()) std::cout << "  " << transforms.summary << '\n';
   if (workload.time_limits_from_runtime > 0) {
@@ -200,7 +208,7 @@ void write_outputs(const po::variables_map& values, const workload::Workload& wo
               << " jobs had no requested time: their runtime was used as the limit\n";
   }
   for (const std::string& warning : workload.warnings) std::cout << "  " << warning << '\n';
-  simulator::write_summary(std::cout, result.jobs, metrics, run);
+  simulator::write_summary(std::cout, outputs.reasons(), metrics, run);
   std::cout << "outputs: " << prefix << "_jobs.csv, " << prefix << "_schedule.csv\n";
 }
 
@@ -218,19 +226,30 @@ int simulate(const std::vector<std::string>& arguments) {
   const cli::PolicyChoice choice = cli::resolve_policy_choice(values, adapter::Verbosity::kQuiet);
 
   const Clock::time_point start = Clock::now();
-  workload::Workload workload = read_workload(values);
-  const cli::AppliedTransforms transforms = cli::apply_transforms(values, workload);
+  // Reading is the first pass over the whole file (validation, counts); the jobs themselves
+  // are read again as the simulation submits them.
+  const OpenedWorkload opened = open_workload(values);
   simulator::RunInfo run;
   run.version = kVersion;
   run.reading_seconds = seconds_since(start);
-  run.load_factor = transforms.load_factor;
-  run.shake = transforms.shake;
+  run.load_factor = opened.transforms.load_factor;
+  run.shake = opened.transforms.shake;
   const ChosenDecisionProcess chosen = choose_decision_process(values, choice);
-  const simulator::SimulationResult result =
-      simulator::run_simulation(workload, *chosen.process, simulation_options(values));
+  const simulator::SimulationOptions options = simulation_options(values);
+  // Rows of _jobs.csv are written as jobs end, and the jobs forgotten.
+  const std::string prefix = values["output"].as<std::string>();
+  simulator::OutputFiles outputs(prefix);
+  const simulator::SimulationResult result = simulator::run_simulation(
+      *opened.jobs, *chosen.process, options,
+      [&outputs](const simulator::JobRecord& job) { outputs.job_ended(job); });
   run.scheduling_seconds = result.scheduling_seconds;
-  write_outputs(values, workload, result, scheduler_name(values, chosen, workload), transforms, run,
-                start);
+  const simulator::ScheduleMetrics metrics = outputs.metrics(result.machine_count);
+  run.simulation_seconds = seconds_since(start);
+  outputs.finish(metrics, run);
+  // The summary's wall time is the whole command: reading, simulating and writing the outputs.
+  run.simulation_seconds = seconds_since(start);
+  print_summary(*opened.jobs, result, scheduler_name(values, chosen, *opened.jobs),
+                opened.transforms, outputs, metrics, run, prefix);
   return 0;
 }
 

@@ -33,6 +33,10 @@ po::options_description transform_options_description() {
   return options;
 }
 
+bool transforms_requested(const po::variables_map& values) {
+  return values["load-factor"].as<double>() != 1 || values.count("shake") != 0;
+}
+
 AppliedTransforms apply_transforms(const po::variables_map& values, workload::Workload& workload) {
   AppliedTransforms applied;
   const double load_factor = values["load-factor"].as<double>();

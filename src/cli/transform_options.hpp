@@ -18,6 +18,9 @@ struct AppliedTransforms {
   std::string shake;        // "SEED:PCT"
 };
 
+// Whether the options change the workload: only then is it read whole (docs/semantics.md §5.11).
+bool transforms_requested(const boost::program_options::variables_map& values);
+
 // Scales the load, then shakes; throws std::invalid_argument for a bad value.
 AppliedTransforms apply_transforms(const boost::program_options::variables_map& values,
                                    workload::Workload& workload);

@@ -30,7 +30,7 @@ protocol::JobSubmitted job_submitted(const SimulatedJob& job) {
   event.job.res = job.record.job.nodes;
   event.job.profile = job.record.profile;
   event.job.walltime = job.record.job.time_limit;
-  event.job.extra_json = job.source->extra_json;
+  event.job.extra_json = job.extra_json;
   // The user of an SWF record (field 12) as Batsim's JSON user field `user`.
   if (event.job.extra_json.empty() && job.record.job.user >= 0) {
     event.job.extra_json = "{\"user\":" + std::to_string(job.record.job.user) + "}";

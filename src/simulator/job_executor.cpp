@@ -39,16 +39,18 @@ JobExecutor::JobExecutor(const std::vector<sg4::Host*>& compute_hosts)
     : compute_hosts_(compute_hosts) {}
 
 void JobExecutor::start(std::size_t index, const std::string& name,
-                        const workload::WorkloadJob& job, const workload::Profile& profile,
+                        const Job& job, const workload::Profile& profile,
                         const MachineSet& machines, Time now) {
   if (profile.type != workload::Profile::Type::kDelay) {
+    // SimGrid's clock lags while only delay jobs run (wait_until): a task starts at `now`.
+    if (sg4::Engine::get_clock() < to_seconds(now)) sg4::this_actor::sleep_until(to_seconds(now));
     start_parallel_task(index, name, job, profile, machines);
     return;
   }
   // Batsim's rule for delay jobs: a delay that reaches the walltime is cut there and reported
   // as COMPLETED_WALLTIME_REACHED.
-  const Time limit = job.job.time_limit;
-  const bool cut = job.job.has_time_limit() && profile.delay >= limit;
+  const Time limit = job.time_limit;
+  const bool cut = job.has_time_limit() && profile.delay >= limit;
   const Time duration = cut ? limit : profile.delay;
   // Both are within kMaxTime, so the sum cannot overflow; past kMaxTime it is no valid time
   // (docs/semantics.md §1.1): a clear stop rather than a clock that wraps.
@@ -63,7 +65,7 @@ void JobExecutor::start(std::size_t index, const std::string& name,
 }
 
 void JobExecutor::start_parallel_task(std::size_t index, const std::string& name,
-                                      const workload::WorkloadJob& job,
+                                      const Job& job,
                                       const workload::Profile& profile,
                                       const MachineSet& machines) {
   std::vector<sg4::Host*> hosts;
@@ -71,7 +73,7 @@ void JobExecutor::start_parallel_task(std::size_t index, const std::string& name
               [&](int id) { hosts.push_back(compute_hosts_[static_cast<std::size_t>(id)]); });
   std::vector<double> flops, bytes;
   task_amounts(profile, hosts.size(), flops, bytes);
-  const double walltime = job.job.has_time_limit() ? to_seconds(job.job.time_limit) : -1.0;
+  const double walltime = job.has_time_limit() ? to_seconds(job.time_limit) : -1.0;
   const FinalState normal_end = state_on_normal_end(profile);
   ++parallel_running_;
   sg4::Actor::create("job " + name, hosts.front(), [this, index, hosts, flops, bytes, walltime,
@@ -100,7 +102,9 @@ Time JobExecutor::wait_until(Time next, Time last_now) {
   // list needs the mutex only around the wait on the condition variable; locking is a simcall,
   // too costly for every instant of a delay-only trace.
   if (parallel_running_ == 0) {
-    if (next > last_now) sg4::this_actor::sleep_until(to_seconds(next));
+    // Nothing in SimGrid can happen before the next instant: delay jobs are timed here, so the
+    // engine is not woken for them (a sleep per instant was a fifth of a delay-only replay).
+    // Its clock catches up when a parallel task starts.
     return std::max(last_now, next);
   }
   std::unique_lock<sg4::Mutex> lock(*mutex_);

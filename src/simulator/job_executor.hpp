@@ -23,7 +23,7 @@ class JobExecutor {
   explicit JobExecutor(const std::vector<simgrid::s4u::Host*>& compute_hosts);
 
   // Starts job `index` (named `name` in SimGrid) at `now` on `machines`.
-  void start(std::size_t index, const std::string& name, const workload::WorkloadJob& job,
+  void start(std::size_t index, const std::string& name, const Job& job,
              const workload::Profile& profile, const MachineSet& machines, Time now);
 
   // The earliest end of a running delay job, or kNever.
@@ -40,7 +40,7 @@ class JobExecutor {
 
  private:
   void start_parallel_task(std::size_t index, const std::string& name,
-                           const workload::WorkloadJob& job, const workload::Profile& profile,
+                           const Job& job, const workload::Profile& profile,
                            const MachineSet& machines);
 
   const std::vector<simgrid::s4u::Host*>& compute_hosts_;  // index = Batsim machine id

@@ -5,7 +5,7 @@
 
 namespace batfill::simulator {
 
-std::string to_string(FinalState state) {
+const char* state_name(FinalState state) {
   switch (state) {
     case FinalState::kCompletedSuccessfully: return "COMPLETED_SUCCESSFULLY";
     case FinalState::kCompletedFailed: return "COMPLETED_FAILED";
@@ -15,6 +15,8 @@ std::string to_string(FinalState state) {
   return "REJECTED";
 }
 
+std::string to_string(FinalState state) { return state_name(state); }
+
 JobRecord record_of(const workload::WorkloadJob& job) {
   JobRecord record;
   record.job = job.job;
@@ -22,49 +24,54 @@ JobRecord record_of(const workload::WorkloadJob& job) {
   return record;
 }
 
-ScheduleMetrics compute_metrics(const std::vector<JobRecord>& jobs, int machine_count) {
-  ScheduleMetrics m;
-  m.machine_count = machine_count;
-  m.jobs = static_cast<int>(jobs.size());
-  if (jobs.empty()) return m;
-  m.first_submit = std::numeric_limits<Time>::max();
-  double sum_wait = 0, sum_turnaround = 0, sum_slowdown = 0, sum_bounded = 0;
-  for (const JobRecord& job : jobs) {
-    m.first_submit = std::min(m.first_submit, job.job.submit_time);
-    if (!job.executed()) {
-      ++m.jobs_rejected;
-      continue;
-    }
-    ++m.jobs_executed;
-    if (job.state == FinalState::kCompletedSuccessfully) ++m.jobs_succeeded;
-    if (job.state == FinalState::kCompletedWalltimeReached) ++m.jobs_walltime_reached;
-    if (job.state == FinalState::kCompletedFailed) ++m.jobs_failed;
-    m.makespan = std::max(m.makespan, job.finish_time);
-    const double run = to_seconds(job.execution_time());
-    const double wait = to_seconds(job.waiting_time());
-    const double turnaround = to_seconds(job.turnaround_time());
-    m.busy_node_seconds += run * batfill::machine_count(job.machines);
-    sum_wait += wait;
-    sum_turnaround += turnaround;
-    const double slowdown = run > 0          ? turnaround / run
-                            : turnaround > 0 ? std::numeric_limits<double>::infinity()
-                                             : 1.0;
-    sum_slowdown += slowdown;
-    sum_bounded += std::max(1.0, turnaround / std::max(run, 10.0));
-    m.max_waiting_time = std::max(m.max_waiting_time, wait);
-    m.max_turnaround_time = std::max(m.max_turnaround_time, turnaround);
-    m.max_slowdown = std::max(m.max_slowdown, slowdown);
+void MetricsAccumulator::add(const JobRecord& job) {
+  ScheduleMetrics& m = totals_;
+  m.first_submit = m.jobs++ == 0 ? job.job.submit_time : std::min(m.first_submit, job.job.submit_time);
+  if (!job.executed()) {
+    ++m.jobs_rejected;
+    return;
   }
-  m.mean_waiting_time = sum_wait / m.jobs;
-  m.mean_turnaround_time = sum_turnaround / m.jobs;
-  m.mean_slowdown = sum_slowdown / m.jobs;
+  ++m.jobs_executed;
+  if (job.state == FinalState::kCompletedSuccessfully) ++m.jobs_succeeded;
+  if (job.state == FinalState::kCompletedWalltimeReached) ++m.jobs_walltime_reached;
+  if (job.state == FinalState::kCompletedFailed) ++m.jobs_failed;
+  m.makespan = std::max(m.makespan, job.finish_time);
+  const double run = to_seconds(job.execution_time());
+  const double wait = to_seconds(job.waiting_time());
+  const double turnaround = to_seconds(job.turnaround_time());
+  m.busy_node_seconds += run * batfill::machine_count(job.machines);
+  sum_wait_ += wait;
+  sum_turnaround_ += turnaround;
+  const double slowdown = run > 0          ? turnaround / run
+                          : turnaround > 0 ? std::numeric_limits<double>::infinity()
+                                           : 1.0;
+  sum_slowdown_ += slowdown;
+  sum_bounded_ += std::max(1.0, turnaround / std::max(run, 10.0));
+  m.max_waiting_time = std::max(m.max_waiting_time, wait);
+  m.max_turnaround_time = std::max(m.max_turnaround_time, turnaround);
+  m.max_slowdown = std::max(m.max_slowdown, slowdown);
+}
+
+ScheduleMetrics MetricsAccumulator::metrics(int machine_count) const {
+  ScheduleMetrics m = totals_;
+  m.machine_count = machine_count;
+  if (m.jobs == 0) return m;
+  m.mean_waiting_time = sum_wait_ / m.jobs;
+  m.mean_turnaround_time = sum_turnaround_ / m.jobs;
+  m.mean_slowdown = sum_slowdown_ / m.jobs;
   if (m.jobs_executed > 0) {
-    m.mean_waiting_time_executed = sum_wait / m.jobs_executed;
-    m.mean_bounded_slowdown = sum_bounded / m.jobs_executed;
+    m.mean_waiting_time_executed = sum_wait_ / m.jobs_executed;
+    m.mean_bounded_slowdown = sum_bounded_ / m.jobs_executed;
     const double span = to_seconds(m.makespan - m.first_submit);
     if (span > 0 && machine_count > 0) m.utilization = m.busy_node_seconds / (machine_count * span);
   }
   return m;
+}
+
+ScheduleMetrics compute_metrics(const std::vector<JobRecord>& jobs, int machine_count) {
+  MetricsAccumulator accumulator;
+  for (const JobRecord& job : jobs) accumulator.add(job);
+  return accumulator.metrics(machine_count);
 }
 
 }  // namespace batfill::simulator

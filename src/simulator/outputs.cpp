@@ -1,12 +1,13 @@
 #include "batfill/simulator/outputs.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <regex>
+#include <string_view>
 #include <stdexcept>
 
 namespace batfill::simulator {
@@ -74,57 +75,118 @@ void append_text_field(std::string& out, const std::string& text) {
 // Rows are written to the stream in blocks of about this size.
 constexpr std::size_t kWriteBlock = 1 << 16;
 
+constexpr const char* kJobsHeader =
+    "job_id,workload_name,profile,submission_time,requested_number_of_resources,"
+    "requested_time,success,final_state,starting_time,execution_time,finish_time,"
+    "waiting_time,turnaround_time,stretch,allocated_resources,consumed_energy,metadata\n";
+
+void append_job_row(std::string& rows, const JobRecord& job) {
+  append_text_field(rows, job.job.id);
+  rows += ',';
+  append_text_field(rows, job.workload_name);
+  rows += ',';
+  append_text_field(rows, job.profile);
+  rows += ',';
+  append_seconds(rows, job.job.submit_time);
+  rows += ',';
+  append_int(rows, job.job.nodes);
+  rows += ',';
+  append_time_or_none(rows, job.job.time_limit);
+  rows += job.state == FinalState::kCompletedSuccessfully ? ",1," : ",0,";
+  rows += state_name(job.state);
+  rows += ',';
+  if (job.executed()) {
+    const Time execution = job.execution_time();
+    const Time turnaround = job.turnaround_time();
+    // A zero-length job keeps its exact length 0 (Batsim itself would stretch it to 1e-5 s).
+    const double stretch =
+        execution > 0    ? static_cast<double>(turnaround) / static_cast<double>(execution)
+        : turnaround > 0 ? INFINITY
+                         : 1.0;
+    for (const Time t :
+         {job.start_time, execution, job.finish_time, job.waiting_time(), turnaround}) {
+      append_seconds(rows, t);
+      rows += ',';
+    }
+    append_fixed6(rows, stretch);
+    rows += ',';
+    append_machine_set(rows, job.machines);
+  } else {
+    rows += ",,,,,,";
+  }
+  rows += ",-1,\"\"\n";
+}
+
 }  // namespace
 
+// Rows are appended to one buffer, field by field without temporaries, and written in blocks:
+// streaming field by field dominated large traces.
+JobsCsvWriter::JobsCsvWriter(std::ostream& out) : out_(out) {
+  out_ << kJobsHeader;
+  rows_.reserve(kWriteBlock + 1024);
+}
+
+JobsCsvWriter::~JobsCsvWriter() { flush(); }
+
+void JobsCsvWriter::write(const JobRecord& job) {
+  append_job_row(rows_, job);
+  if (rows_.size() >= kWriteBlock) flush();
+}
+
+void JobsCsvWriter::flush() {
+  out_ << rows_;
+  rows_.clear();
+}
+
 void write_jobs_csv(std::ostream& out, const std::vector<JobRecord>& jobs) {
-  out << "job_id,workload_name,profile,submission_time,requested_number_of_resources,"
-         "requested_time,success,final_state,starting_time,execution_time,finish_time,"
-         "waiting_time,turnaround_time,stretch,allocated_resources,consumed_energy,metadata\n";
-  // Rows are appended to one buffer, field by field without temporaries, and written in blocks:
-  // streaming field by field dominated large traces.
-  std::string rows;
-  rows.reserve(kWriteBlock + 1024);
-  for (const JobRecord& job : jobs) {
-    append_text_field(rows, job.job.id);
-    rows += ',';
-    append_text_field(rows, job.workload_name);
-    rows += ',';
-    append_text_field(rows, job.profile);
-    rows += ',';
-    append_seconds(rows, job.job.submit_time);
-    rows += ',';
-    append_int(rows, job.job.nodes);
-    rows += ',';
-    append_time_or_none(rows, job.job.time_limit);
-    rows += job.state == FinalState::kCompletedSuccessfully ? ",1," : ",0,";
-    rows += to_string(job.state);
-    rows += ',';
-    if (job.executed()) {
-      const Time execution = job.execution_time();
-      const Time turnaround = job.turnaround_time();
-      // A zero-length job keeps its exact length 0 (Batsim itself would stretch it to 1e-5 s).
-      const double stretch =
-          execution > 0    ? static_cast<double>(turnaround) / static_cast<double>(execution)
-          : turnaround > 0 ? INFINITY
-                           : 1.0;
-      for (const Time t :
-           {job.start_time, execution, job.finish_time, job.waiting_time(), turnaround}) {
-        append_seconds(rows, t);
-        rows += ',';
-      }
-      append_fixed6(rows, stretch);
-      rows += ',';
-      append_machine_set(rows, job.machines);
-    } else {
-      rows += ",,,,,,";
-    }
-    rows += ",-1,\"\"\n";
-    if (rows.size() >= kWriteBlock) {
-      out << rows;
-      rows.clear();
-    }
+  JobsCsvWriter writer(out);
+  for (const JobRecord& job : jobs) writer.write(job);
+}
+
+namespace {
+
+bool all_digits(std::string_view text) {
+  return !text.empty() &&
+         std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// "FILE:LINE: " or "FILE:LINE: jobs[i]: " (docs/semantics.md §5.5) at the start of a reason: the
+// first word, ending in ':' after a line number or "jobs[i]" (the regular expression
+// ^\S+:(\d+|jobs\[\d+\]): , written out: a regex per rejected job showed in profiles).
+std::size_t position_prefix_length(std::string_view reason) {
+  const std::size_t space = reason.find_first_of(" \t\n\r\f\v");
+  if (space == std::string_view::npos || reason[space] != ' ' || space < 2 ||
+      reason[space - 1] != ':') {
+    return 0;
   }
-  out << rows;
+  const std::string_view word = reason.substr(0, space - 1);  // FILE:LINE
+  const std::size_t colon = word.rfind(':');
+  if (colon == std::string_view::npos || colon == 0) return 0;
+  const std::string_view where = word.substr(colon + 1);
+  const bool record = all_digits(where) ||
+                      (where.size() > 6 && where.substr(0, 5) == "jobs[" && where.back() == ']' &&
+                       all_digits(where.substr(5, where.size() - 6)));
+  return record ? space + 1 : 0;
+}
+
+// "job 'x' " next.
+std::size_t job_prefix_length(std::string_view reason) {
+  if (reason.substr(0, 5) != "job '") return 0;
+  const std::size_t quote = reason.find('\'', 5);
+  if (quote == std::string_view::npos || quote + 1 >= reason.size() || reason[quote + 1] != ' ') {
+    return 0;
+  }
+  return quote + 2;
+}
+
+}  // namespace
+
+void RejectionReasons::add(const JobRecord& job) {
+  if (job.executed()) return;
+  std::string_view reason = job.reject_reason;
+  reason.remove_prefix(position_prefix_length(reason));
+  reason.remove_prefix(job_prefix_length(reason));
+  ++groups_[std::string(reason)];
 }
 
 void write_schedule_csv(std::ostream& out, const ScheduleMetrics& m, const RunInfo& run) {
@@ -170,7 +232,7 @@ void write_schedule_csv(std::ostream& out, const ScheduleMetrics& m, const RunIn
   out << header << '\n' << values << '\n';
 }
 
-void write_summary(std::ostream& out, const std::vector<JobRecord>& jobs,
+void write_summary(std::ostream& out, const RejectionReasons& rejections,
                    const ScheduleMetrics& m, const RunInfo& run) {
   char line[256];
   std::snprintf(line, sizeof line, "jobs: %d executed, %d rejected (of %d)\n", m.jobs_executed,
@@ -179,13 +241,8 @@ void write_summary(std::ostream& out, const std::vector<JobRecord>& jobs,
   if (m.jobs_walltime_reached > 0) {
     out << "  " << m.jobs_walltime_reached << " executed jobs were stopped at their time limit\n";
   }
-  // Group rejection reasons by their text without the record's position ("FILE:LINE: ") or job
-  // ("job 'x' "), so 10,000 identical reasons read as one line.
-  std::map<std::string, int> reasons;
-  static const std::regex position(R"(^(\S+:(\d+|jobs\[\d+\]): )?(job '[^']*' )?)");
-  for (const JobRecord& job : jobs) {
-    if (!job.executed()) reasons[std::regex_replace(job.reject_reason, position, "")]++;
-  }
+  // Grouped, so 10,000 identical reasons read as one line.
+  const std::map<std::string, int>& reasons = rejections.groups();
   int shown = 0;
   for (const auto& [why, count] : reasons) {
     if (++shown > 10) {
@@ -204,24 +261,48 @@ void write_summary(std::ostream& out, const std::vector<JobRecord>& jobs,
   out << line;
 }
 
-void write_output_files(const std::string& prefix, const std::vector<JobRecord>& jobs,
-                        const ScheduleMetrics& metrics, const RunInfo& run) {
-  // Like Batsim's export prefix, a prefix in a directory that does not exist yet creates it.
+namespace {
+std::ofstream open_output(const std::string& path) {
+  std::ofstream file(path);
+  if (!file) throw std::runtime_error("cannot write output file '" + path + "'");
+  return file;
+}
+
+// Like Batsim's export prefix, a prefix in a directory that does not exist yet creates it.
+std::string with_directory(const std::string& prefix) {
   const std::filesystem::path directory = std::filesystem::path(prefix).parent_path();
   std::error_code error;
   if (!directory.empty()) std::filesystem::create_directories(directory, error);
-  auto open = [](const std::string& path) {
-    std::ofstream file(path);
-    if (!file) throw std::runtime_error("cannot write output file '" + path + "'");
-    return file;
-  };
-  std::ofstream jobs_file = open(prefix + "_jobs.csv");
-  write_jobs_csv(jobs_file, jobs);
-  std::ofstream schedule_file = open(prefix + "_schedule.csv");
+  return prefix;
+}
+}  // namespace
+
+OutputFiles::OutputFiles(const std::string& prefix)
+    : prefix_(with_directory(prefix)),
+      jobs_file_(open_output(prefix_ + "_jobs.csv")),
+      jobs_(jobs_file_) {}
+
+OutputFiles::~OutputFiles() {
+  if (finished_) return;
+  jobs_file_.close();
+  std::error_code ignored;
+  std::filesystem::remove(prefix_ + "_jobs.csv", ignored);
+}
+
+void OutputFiles::job_ended(const JobRecord& job) {
+  jobs_.write(job);
+  metrics_.add(job);
+  reasons_.add(job);
+}
+
+void OutputFiles::finish(const ScheduleMetrics& metrics, const RunInfo& run) {
+  jobs_.flush();
+  std::ofstream schedule_file = open_output(prefix_ + "_schedule.csv");
   write_schedule_csv(schedule_file, metrics, run);
-  if (!jobs_file.flush() || !schedule_file.flush()) {
-    throw std::runtime_error("error while writing outputs with prefix '" + prefix + "'");
+  if (!jobs_file_.flush() || !schedule_file.flush()) {
+    throw std::runtime_error("error while writing outputs with prefix '" + prefix_ + "'");
   }
+  finished_ = true;
 }
 
 }  // namespace batfill::simulator

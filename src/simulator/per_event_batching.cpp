@@ -16,7 +16,7 @@ struct Trigger {
 // started.
 std::vector<Trigger> triggers_in_pyss_order(
     const protocol::Message& instant, const std::vector<Completion>& completions,
-    const std::vector<SimulatedJob>& jobs,
+    const JobTable& jobs,
     const std::function<Time(const std::string&)>& planned_end) {
   std::vector<Trigger> triggers;
   std::vector<std::pair<std::uint64_t, Trigger>> terminations;
@@ -48,7 +48,7 @@ std::vector<Trigger> triggers_in_pyss_order(
 // pass of their own, so wake-ups (which carry the corrections) join the first request too.
 void exchange_per_event(const protocol::Message& instant,
                         const std::vector<Completion>& completions,
-                        const std::vector<SimulatedJob>& jobs,
+                        const JobTable& jobs,
                         const std::function<void(const protocol::Message&)>& send,
                         const std::function<Time(const std::string&)>& planned_end) {
   const std::vector<Trigger> triggers =

@@ -17,7 +17,7 @@ namespace batfill::simulator {
 // gives the decision process's planned end of a running job (DecisionProcess::planned_end).
 void exchange_per_event(const protocol::Message& instant,
                         const std::vector<Completion>& completions,
-                        const std::vector<SimulatedJob>& jobs,
+                        const JobTable& jobs,
                         const std::function<void(const protocol::Message&)>& send,
                         const std::function<Time(const std::string&)>& planned_end = {});
 

@@ -49,7 +49,7 @@ void ReplyChecker::check_allocation(const SimulatedJob& job, const MachineSet& a
   }
 }
 
-void ReplyChecker::reject_not_waiting(const std::vector<SimulatedJob>& jobs, const std::string& id,
+void ReplyChecker::reject_not_waiting(const JobTable& jobs, const std::string& id,
                                       const char* decision, Time now) const {
   const bool known = std::any_of(jobs.begin(), jobs.end(),
                                  [&](const SimulatedJob& job) { return job.batsim_id == id; });
@@ -61,12 +61,16 @@ void ReplyChecker::reject_unexpected(const protocol::Event& event, Time now) con
   invalid_decision(now, "unexpected " + protocol::event_type_name(event.data) + " in a reply");
 }
 
-void ReplyChecker::throw_deadlock(const std::vector<SimulatedJob>& jobs) {
-  std::string first;
+void ReplyChecker::throw_deadlock(const JobTable& jobs) {
+  // Slots are reused, so the first waiting job is the one submitted first, wherever it sits.
+  const SimulatedJob* first_job = nullptr;
   std::size_t waiting = 0;
   for (const SimulatedJob& job : jobs) {
-    if (job.stage == SimulatedJob::Stage::kWaiting && waiting++ == 0) first = job.batsim_id;
+    if (job.stage != SimulatedJob::Stage::kWaiting) continue;
+    ++waiting;
+    if (first_job == nullptr || job.submit_order < first_job->submit_order) first_job = &job;
   }
+  const std::string first = first_job == nullptr ? "" : first_job->batsim_id;
   throw std::runtime_error("the decision process left " + std::to_string(waiting) +
                            " job(s) waiting (first: " + first +
                            ") with nothing running and no wake-up pending; a real Batsim would "

@@ -23,11 +23,11 @@ class ReplyChecker {
   // The allocation of EXECUTE_JOB: exactly the requested size, machines that exist, none busy.
   void check_allocation(const SimulatedJob& job, const MachineSet& alloc, Time now) const;
   // A decision named a job that is not waiting: unknown, or already started or rejected.
-  [[noreturn]] void reject_not_waiting(const std::vector<SimulatedJob>& jobs, const std::string& id,
+  [[noreturn]] void reject_not_waiting(const JobTable& jobs, const std::string& id,
                                        const char* decision, Time now) const;
   [[noreturn]] void reject_unexpected(const protocol::Event& event, Time now) const;
   // The decision process left jobs waiting with nothing that could ever wake it again.
-  [[noreturn]] static void throw_deadlock(const std::vector<SimulatedJob>& jobs);
+  [[noreturn]] static void throw_deadlock(const JobTable& jobs);
   // Batsim requires SIMULATION_ENDS to be answered with no event at all.
   static void check_end_reply(const protocol::Message& reply);
 

@@ -2,7 +2,10 @@
 // A workload job as the stand-in tracks it, from submission to its record in the outputs.
 
 #include <cstdint>
+#include <deque>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "batfill/simulator/job_record.hpp"
@@ -10,21 +13,28 @@
 
 namespace batfill::simulator {
 
+// Held only while the job is in flight (submitted and not yet ended, docs/semantics.md §5.11):
+// what the stand-in needs of the workload job is copied in, so the reader can move on.
 struct SimulatedJob {
-  const workload::WorkloadJob* source = nullptr;
   const workload::Profile* profile = nullptr;  // null when the job names an unknown profile
   std::string batsim_id;                       // "w0!<id>", as messages name the job
+  std::string extra_json;                      // the job's user fields (Batsim JSON)
   JobRecord record;
   enum class Stage { kNotSubmitted, kWaiting, kRunning, kEnded } stage = Stage::kNotSubmitted;
-  std::uint64_t start_order = 0;  // how many jobs started before this one
+  std::uint64_t submit_order = 0;  // how many jobs were submitted before this one
+  std::uint64_t start_order = 0;   // how many jobs started before this one
 };
 
-// The workload's jobs in its order, each with its profile resolved (null when unknown) and its
-// id as messages name it, "<workload_name>!<id>".
-std::vector<SimulatedJob> simulated_jobs(const workload::Workload& workload,
-                                   const std::string& workload_name);
+// The jobs in flight by slot: a deque, so a job never moves while the stand-in's tables hold
+// views of its id, and a slot is reused once its job has ended.
+using JobTable = std::deque<SimulatedJob>;
 
-// A job's end, as the executor reports it; `job` is its position in the stand-in's job list.
+// Fills `job` for the workload job `source`: its record, profile and id as messages name it,
+// "<workload_name>!<id>".
+void fill_simulated_job(SimulatedJob& job, const workload::WorkloadJob& source,
+                        const workload::Profile* profile, const std::string& workload_name);
+
+// A job's end, as the executor reports it; `job` is its slot in the stand-in's job table.
 struct Completion {
   Time time;
   std::size_t job;

@@ -35,21 +35,22 @@ std::string rejection_reason(const protocol::RejectJob& reject) {
 // Batsim's side of the protocol: submits the jobs, applies the decisions, reports the ends.
 class BatsimStandIn {
  public:
-  BatsimStandIn(const workload::Workload& workload, protocol::DecisionProcess& decision_process,
-                Platform platform, const SimulationOptions& options)
-      : workload_(workload),
+  BatsimStandIn(workload::JobStream& stream, protocol::DecisionProcess& decision_process,
+                Platform platform, const SimulationOptions& options, const JobEnded& job_ended)
+      : stream_(stream),
         decision_process_(decision_process),
         platform_(std::move(platform)),
         options_(options),
+        job_ended_(job_ended),
         checker_(static_cast<int>(platform_.compute_hosts.size())),
         executor_(platform_.compute_hosts),
-        jobs_(simulated_jobs(workload, kWorkloadName)) {}
+        next_job_(stream.next()) {}
 
   // Body of the stand-in's actor: from instant to instant until every job has ended.
   void run() {
-    ProgressBar progress(options_.show_progress, jobs_.size());
+    ProgressBar progress(options_.show_progress, stream_.record_count());
     begin_simulation();
-    while (ended_ < jobs_.size() || !wake_ups_.empty()) {
+    while (next_job_ != nullptr || in_flight_ > 0 || !wake_ups_.empty()) {
       const Time now = wait_for_next_instant();
       const protocol::Message& request = collect_events(now);
       if (request.events.empty()) continue;
@@ -74,11 +75,8 @@ class BatsimStandIn {
     progress.finish(ended_, last_now_);
   }
 
-  // Moves the job records out: call once, after run().
-  SimulationResult result() {
+  SimulationResult result() const {
     SimulationResult result;
-    result.jobs.reserve(output_order_.size());
-    for (std::size_t index : output_order_) result.jobs.push_back(std::move(jobs_[index].record));
     result.machine_count = static_cast<int>(platform_.compute_hosts.size());
     result.scheduling_seconds = scheduling_seconds_;
     return result;
@@ -95,7 +93,8 @@ class BatsimStandIn {
   void begin_simulation() {
     protocol::Message request;
     request.events.push_back(
-        {0, simulation_begins(platform_, options_.sched_config, kWorkloadName, workload_.path)});
+        {0, simulation_begins(platform_, options_.sched_config, kWorkloadName,
+                              stream_.workload().path)});
     apply_reply(exchange(request));
   }
 
@@ -116,9 +115,7 @@ class BatsimStandIn {
   Time wait_for_next_instant() {
     Time next = executor_.next_delay_end();
     if (!wake_ups_.empty()) next = std::min(next, *wake_ups_.begin());
-    if (next_submission_ < jobs_.size()) {
-      next = std::min(next, jobs_[next_submission_].record.job.submit_time);
-    }
+    if (next_job_ != nullptr) next = std::min(next, next_job_->job.submit_time);
     if (next == kNever && !executor_.parallel_running()) ReplyChecker::throw_deadlock(jobs_);
     return last_now_ = executor_.wait_until(next, last_now_);
   }
@@ -129,13 +126,14 @@ class BatsimStandIn {
   const protocol::Message& collect_events(Time now) {
     request_.now = now;
     request_.events.clear();
+    release_ended_slots();
     collect_completions(now);
-    const bool submissions_left = next_submission_ < jobs_.size();
-    while (next_submission_ < jobs_.size() &&
-           jobs_[next_submission_].record.job.submit_time <= now) {
-      submit(next_submission_++);
+    const bool submissions_left = next_job_ != nullptr;
+    while (next_job_ != nullptr && next_job_->job.submit_time <= now) {
+      submit(take_slot());
+      next_job_ = stream_.next();
     }
-    if (submissions_left && next_submission_ == jobs_.size()) {
+    if (submissions_left && next_job_ == nullptr) {
       request_.events.push_back({now, protocol::BatsimNotify{"no_more_static_job_to_submit", {}}});
     }
     if (held_wake_up_) {
@@ -170,9 +168,24 @@ class BatsimStandIn {
     }
   }
 
+  // A slot of jobs_ for the next job: one freed by an ended job, else a new one.
+  std::size_t take_slot() {
+    ++in_flight_;
+    if (free_slots_.empty()) {
+      jobs_.emplace_back();
+      return jobs_.size() - 1;
+    }
+    const std::size_t slot = free_slots_.back();
+    free_slots_.pop_back();
+    return slot;
+  }
+
+  // Submits next_job_ in `index`.
   void submit(std::size_t index) {
     SimulatedJob& job = jobs_[index];
-    const workload::WorkloadJob& source = *job.source;
+    const workload::WorkloadJob& source = *next_job_;
+    fill_simulated_job(job, source, stream_.profile_of(source), kWorkloadName);
+    job.submit_order = submitted_count_++;
     // Records the readers could not turn into runnable jobs never reach the decision process:
     // Batsim would refuse the whole workload; batfill reports them as rejected, with the reason.
     std::string invalid = source.invalid_reason;
@@ -190,10 +203,24 @@ class BatsimStandIn {
     request_.events.push_back({source.job.submit_time, job_submitted(job)});
   }
 
+  // The job's record goes out; its slot is freed at the next instant (release_ended_slots),
+  // as this instant's messages still name the job.
   void finish(std::size_t index) {
-    jobs_[index].stage = SimulatedJob::Stage::kEnded;
-    output_order_.push_back(index);
+    SimulatedJob& job = jobs_[index];
+    job.stage = SimulatedJob::Stage::kEnded;
+    job_ended_(job.record);
     ++ended_;
+    --in_flight_;
+    ended_slots_.push_back(index);
+  }
+
+  void release_ended_slots() {
+    for (const std::size_t index : ended_slots_) {
+      jobs_[index].batsim_id.clear();
+      jobs_[index].record.machines.clear();
+      free_slots_.push_back(index);
+    }
+    ended_slots_.clear();
   }
 
   // Position in jobs_ of the waiting job a decision names; the job leaves the waiting jobs.
@@ -235,27 +262,32 @@ class BatsimStandIn {
     job.record.start_time = now;
     job.start_order = started_count_++;
     job.record.machines = std::move(alloc);
-    executor_.start(index, job.batsim_id, *job.source, *job.profile, job.record.machines, now);
+    executor_.start(index, job.batsim_id, job.record.job, *job.profile, job.record.machines, now);
   }
 
-  const workload::Workload& workload_;
+  workload::JobStream& stream_;
   protocol::DecisionProcess& decision_process_;
   Platform platform_;
   SimulationOptions options_;
+  const JobEnded& job_ended_;
   ReplyChecker checker_;
   JobExecutor executor_;
-  // In the workload's order, which the readers guarantee is Batsim's submit order (by submit
-  // time, ties by id): submitting is walking it.
-  std::vector<SimulatedJob> jobs_;
-  // Waiting jobs by id (views of their batsim_id; jobs_ never reallocates after construction):
-  // only these can be named by a decision, and a small table stays in cache where an index of
-  // the whole trace did not. Keying by id relies on the readers' guarantee that ids are unique
-  // (a repeated id is renamed and the job marked invalid, so it is never submitted).
+  // The next job to submit, from the stream, which the readers guarantee gives Batsim's submit
+  // order (by submit time, ties by id); null once all are submitted.
+  const workload::WorkloadJob* next_job_;
+  // The jobs in flight, by slot (a deque: jobs never move); ended jobs' slots are reused.
+  JobTable jobs_;
+  std::vector<std::size_t> free_slots_;
+  std::vector<std::size_t> ended_slots_;  // ended this instant, free from the next
+  std::size_t in_flight_ = 0;
+  // Waiting jobs by id (views of their batsim_id, which stays put until the slot is reused):
+  // only these can be named by a decision. Keying by id relies on the readers' guarantee that
+  // ids are unique (a repeated id is renamed and the job marked invalid, so it is never
+  // submitted).
   std::unordered_map<std::string_view, std::size_t> waiting_;
+  std::uint64_t submitted_count_ = 0;
   std::uint64_t started_count_ = 0;
-  std::vector<std::size_t> output_order_;
   std::size_t ended_ = 0;
-  std::size_t next_submission_ = 0;
   std::multiset<Time> wake_ups_;
   std::optional<protocol::Event> held_wake_up_;  // per-event batching: see run()
   Time last_now_ = 0;
@@ -273,9 +305,9 @@ EventBatching parse_event_batching(const std::string& name) {
   throw std::invalid_argument("unknown event batching '" + name + "' (valid: instant, per-event)");
 }
 
-SimulationResult run_simulation(const workload::Workload& workload,
+SimulationResult run_simulation(workload::JobStream& jobs,
                                 protocol::DecisionProcess& decision_process,
-                                const SimulationOptions& options) {
+                                const SimulationOptions& options, const JobEnded& job_ended) {
   const WallClock::time_point start = WallClock::now();
   // Extra SimGrid settings, e.g. contexts/factory:thread under AddressSanitizer, which cannot
   // follow SimGrid's own stack switching (docs/semantics.md §5.10). Given on the engine's command
@@ -294,9 +326,9 @@ SimulationResult run_simulation(const workload::Workload& workload,
   // ptask_L07 is the host model that runs parallel tasks; Batsim uses it too.
   sg4::Engine::set_config("host/model:ptask_L07");
 
-  Platform platform = load_platform(engine, workload, options);
+  Platform platform = load_platform(engine, jobs.workload(), options);
   sg4::Host* server_host = platform.server_host;
-  BatsimStandIn stand_in(workload, decision_process, std::move(platform), options);
+  BatsimStandIn stand_in(jobs, decision_process, std::move(platform), options, job_ended);
   std::exception_ptr failure;
   sg4::Actor::create("batsim", server_host, [&] {
     try {

@@ -145,7 +145,7 @@ class RowReader {
                                  " is not a number >= 0");
       }
     }
-    if (runtime && *runtime >= 0) job.profile = delay_profiles_.use(*runtime);
+    if (runtime && *runtime >= 0) job.profile = delay_profiles_.use(*runtime).name;
   }
 
   const Columns& columns_;
@@ -169,7 +169,7 @@ Workload read_drevt_csv(const std::string& path, const std::string& text) {
   if (line.substr(0, 3) == "\xEF\xBB\xBF") line.remove_prefix(3);
   const Columns columns = read_header(path, line);
 
-  detail::DelayProfiles delay_profiles(workload);
+  detail::DelayProfiles delay_profiles(workload.profiles);
   RowReader rows(columns, delay_profiles);
   int row = 0;
   while (lines.next(line)) {

@@ -90,29 +90,29 @@ namespace {
 constexpr Time kTabledDelayLimit = from_seconds(1'000'000);
 }  // namespace
 
-const std::string& DelayProfiles::use(Time delay) {
+const Profile& DelayProfiles::use(Time delay) {
   const bool whole_second = delay % kMicrosecondsPerSecond == 0;
   if (delay < 0 || delay >= kTabledDelayLimit || !whole_second) {
-    const std::string*& name = other_names_[delay];
-    if (name == nullptr) name = &add(delay);
-    return *name;
+    const Profile*& profile = other_profiles_[delay];
+    if (profile == nullptr) profile = &add(delay);
+    return *profile;
   }
   const auto second = static_cast<std::size_t>(delay / kMicrosecondsPerSecond);
   if (second >= by_whole_second_.size()) {
     by_whole_second_.resize(std::max(second + 1, 2 * by_whole_second_.size()), nullptr);
   }
-  const std::string*& name = by_whole_second_[second];
-  if (name == nullptr) name = &add(delay);
-  return *name;
+  const Profile*& profile = by_whole_second_[second];
+  if (profile == nullptr) profile = &add(delay);
+  return *profile;
 }
 
-const std::string& DelayProfiles::add(Time delay) {
+const Profile& DelayProfiles::add(Time delay) {
   const std::string name = delay_profile_name(delay);
-  Profile& profile = workload_.profiles[name];
+  Profile& profile = profiles_[name];
   profile.name = name;
   profile.type = Profile::Type::kDelay;
   profile.delay = delay;
-  return profile.name;
+  return profile;
 }
 
 void IdRegistry::reserve(std::size_t ids) {
@@ -146,7 +146,9 @@ bool IdRegistry::claim_in_table(std::size_t index, const std::string& id, long p
 }
 
 IdRegistry::Claim IdRegistry::claim(const std::string& id, long position) {
-  if (const auto index = table_index(id)) {
+  if (tracked_ != nullptr) {
+    if (tracked_->empty() || tracked_->count(id) == 0) return {id, ""};
+  } else if (const auto index = table_index(id)) {
     if (claim_in_table(*index, id, position)) return {id, ""};
   }
   Seen& seen = seen_[id];
@@ -164,6 +166,21 @@ IdRegistry::Claim IdRegistry::claim(const std::string& id, long position) {
   seen_[renamed] = Seen{position, 1};
   return {renamed,
           "duplicate job id '" + id + "' (first used at " + first + "), renamed '" + renamed + "'"};
+}
+
+IdRegistry::Claim RepeatedIds::claim(const std::string& id) {
+  if (seen_.insert(id)) return {id, ""};
+  repeated_.insert(id);
+  int& uses = uses_[id];
+  if (uses == 0) uses = 1;
+  // The same sequence as IdRegistry::claim: the next copy number, past any id already taken.
+  int copy = ++uses;
+  std::string renamed;
+  do {
+    renamed = id + "#" + std::to_string(copy++);
+  } while (seen_.contains(renamed));
+  seen_.insert(renamed);
+  return {renamed, "duplicate job id '" + id + "' (first used at ?), renamed '" + renamed + "'"};
 }
 
 void mark_invalid(WorkloadJob& job, const std::string& location, const std::string& why) {
@@ -214,19 +231,22 @@ void finish_workload(Workload& workload, std::optional<int> jobs_overrunning_lim
   // how much of the trace's real behaviour that changes.
   workload.jobs_overrunning_limit =
       jobs_overrunning_limit ? *jobs_overrunning_limit : count_jobs_overrunning_limit(workload);
+  const auto first = std::find_if(workload.jobs.begin(), workload.jobs.end(),
+                                  [](const WorkloadJob& job) { return !job.is_valid(); });
+  add_count_warnings(workload, workload.jobs.size(), workload.invalid_count(),
+                     first == workload.jobs.end() ? "" : first->invalid_reason);
+}
+
+void add_count_warnings(Workload& workload, std::size_t records, std::size_t invalid,
+                        const std::string& first_invalid_reason) {
   if (workload.jobs_overrunning_limit > 0) {
     workload.warnings.push_back(std::to_string(workload.jobs_overrunning_limit) +
                                 " jobs run longer than their time limit and will be stopped at it");
   }
-
-  const std::size_t invalid = workload.invalid_count();
   if (invalid > 0) {
-    const auto first = std::find_if(workload.jobs.begin(), workload.jobs.end(),
-                                     [](const WorkloadJob& job) { return !job.is_valid(); });
-    workload.warnings.push_back(std::to_string(invalid) + " of " +
-                                std::to_string(workload.jobs.size()) +
+    workload.warnings.push_back(std::to_string(invalid) + " of " + std::to_string(records) +
                                 " records are invalid and will be rejected (first: " +
-                                first->invalid_reason + ")");
+                                first_invalid_reason + ")");
   }
 }
 

@@ -3,12 +3,15 @@
 // final ordering of a workload. Private to src/workload.
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
+#include "batfill/common/id_set.hpp"
 #include "batfill/workload/workload.hpp"
 
 namespace batfill::workload::detail {
@@ -47,19 +50,19 @@ std::string delay_profile_name(Time delay);
 // jobs with that runtime. Remembers names by value so that large traces skip the formatting.
 class DelayProfiles {
  public:
-  explicit DelayProfiles(Workload& workload) : workload_(workload) {}
-  // The name of the delay profile of `delay`, added to the workload on first use.
-  const std::string& use(Time delay);
+  explicit DelayProfiles(std::map<std::string, Profile>& profiles) : profiles_(profiles) {}
+  // The delay profile of `delay` (its name: .name), added to the map on first use.
+  const Profile& use(Time delay);
 
  private:
-  // The name of a new delay profile, kept by the workload's profile map (whose nodes never move).
-  const std::string& add(Time delay);
+  // A new delay profile, kept by the profile map (whose nodes never move).
+  const Profile& add(Time delay);
 
-  Workload& workload_;
+  std::map<std::string, Profile>& profiles_;
   // Trace runtimes are whole seconds of at most days: those index a table directly (a hash
   // lookup per job showed in profiles); any other delay goes through the map.
-  std::vector<const std::string*> by_whole_second_;
-  std::unordered_map<Time, const std::string*> other_names_;
+  std::vector<const Profile*> by_whole_second_;
+  std::unordered_map<Time, const Profile*> other_profiles_;
 };
 
 // Keeps job ids unique: a repeated id is renamed "<id>#2", "<id>#3"... and reported.
@@ -71,8 +74,13 @@ class IdRegistry {
     std::string id;         // the id to use
     std::string duplicate;  // non-empty: why the job is invalid (names the first position)
   };
-  explicit IdRegistry(std::function<std::string(long)> describe)
-      : describe_(std::move(describe)) {}
+  // With `tracked`, only those ids can repeat (a first pass found them, RepeatedIds) and only
+  // they are remembered; every other id is taken as it is. Renamed ids ("17#2") are then
+  // checked against the tracked ids and earlier renames only, which is exact for formats whose
+  // ids never contain '#' (SWF).
+  explicit IdRegistry(std::function<std::string(long)> describe,
+                      const std::unordered_set<std::string>* tracked = nullptr)
+      : describe_(std::move(describe)), tracked_(tracked) {}
   // `ids`: how many records are expected (also bounds the small numbers tracked in a table).
   void reserve(std::size_t ids);
   Claim claim(const std::string& id, long position);
@@ -91,9 +99,24 @@ class IdRegistry {
   bool claim_in_table(std::size_t index, const std::string& id, long position);
 
   std::function<std::string(long)> describe_;
+  const std::unordered_set<std::string>* tracked_;
   std::size_t table_limit_ = 1 << 16;
   std::vector<long> first_position_;  // by table index; kUnused if not seen
   std::unordered_map<std::string, Seen> seen_;  // every other id, and repeated table ids
+};
+
+// The first pass of a streamed trace: renames repeated ids exactly as IdRegistry does, but
+// remembers ids in a compact IdSet and not where each was first used, so its duplicate reasons
+// lack the position ("first used at ?"). repeated() lists the ids seen more than once.
+class RepeatedIds {
+ public:
+  IdRegistry::Claim claim(const std::string& id);
+  const std::unordered_set<std::string>& repeated() const { return repeated_; }
+
+ private:
+  IdSet seen_;
+  std::unordered_map<std::string, int> uses_;  // repeated ids only
+  std::unordered_set<std::string> repeated_;
 };
 
 // Sorts the jobs into Batsim's submission order: by submit time, same-instant jobs by id
@@ -104,6 +127,11 @@ void sort_by_submission(Workload& workload);
 // jobs, invalid records). A reader that already counted the overrunning jobs passes the count,
 // which spares looking up every job's profile by name.
 void finish_workload(Workload& workload, std::optional<int> jobs_overrunning_limit = std::nullopt);
+
+// The warnings finish_workload adds, from counts: jobs cut at their limit, invalid records
+// (with the first one's reason in submit order).
+void add_count_warnings(Workload& workload, std::size_t records, std::size_t invalid,
+                        const std::string& first_invalid_reason);
 
 // Marks a job invalid as "LOCATION: why"; further problems of the same record are appended
 // ("LOCATION: why; why2") so one rejection lists everything wrong with it.

@@ -13,15 +13,19 @@
 #include "batfill/common/machine_set.hpp"
 #include "batfill/workload/workload.hpp"
 #include "reader_support.hpp"
+#include "swf_record_parser.hpp"
 
 namespace batfill::workload {
 namespace {
 
+using detail::kSwfFieldCount;
+using detail::MachineHeader;
+using detail::RecordFields;
+using detail::SwfRecordParser;
+
 using detail::parse_number;
 using detail::seconds_to_time;
 using detail::trim;
-
-constexpr std::size_t kSwfFieldCount = 18;
 
 // 1-based field numbers of the SWF definition.
 constexpr int kJobNumber = 1;
@@ -31,11 +35,6 @@ constexpr int kAllocatedProcessors = 5;
 constexpr int kRequestedProcessors = 8;
 constexpr int kRequestedTime = 9;
 constexpr int kUserId = 12;
-
-struct MachineHeader {
-  std::optional<int> max_procs;
-  std::optional<int> max_nodes;
-};
 
 // "; MaxProcs: 338" and "; MaxNodes: 338 (batch partition; 512 total)": the leading number.
 void read_header_comment(std::string_view comment, const std::string& location,
@@ -61,13 +60,6 @@ void read_header_comment(std::string_view comment, const std::string& location,
   (key == "MaxProcs" ? header.max_procs : header.max_nodes) = count;
 }
 
-// The fields of one record: the first kSwfFieldCount kept in place (a fixed array, so no
-// per-line allocation), the rest only counted for the "has N fields" message.
-struct RecordFields {
-  std::array<std::string_view, kSwfFieldCount> text;
-  std::size_t count = 0;
-};
-
 void split_fields(std::string_view line, RecordFields& fields) {
   fields.count = 0;
   const auto is_blank = [](char c) { return c == ' ' || c == '\t'; };
@@ -84,12 +76,152 @@ void split_fields(std::string_view line, RecordFields& fields) {
 
 std::string field_text(std::string_view text) { return "'" + std::string(text) + "'"; }
 
+}  // namespace
+
+namespace detail {
+
+SwfRecordParser::SwfRecordParser(const std::string& path, const ReadOptions& options,
+                                 Workload& workload, ClaimId claim_id, DelayProfiles* shared)
+    : path_(path),
+      options_(options),
+      workload_(workload),
+      own_profiles_(workload.profiles),
+      delay_profiles_(shared != nullptr ? *shared : own_profiles_),
+      claim_id_(std::move(claim_id)) {}
+
+std::string SwfRecordParser::location(long line) const {
+  return path_ + ":" + std::to_string(line);
+}
+
+bool SwfRecordParser::read_line(std::string_view line, long line_number, WorkloadJob& job) {
+  const std::string_view content = trim(line);
+  if (content.empty()) return false;
+  line_number_ = line_number;
+  if (content.front() == ';') {
+    read_header_comment(content, location(line_number_), header_, workload_);
+    return false;
+  }
+  job = WorkloadJob();
+  profile_ = nullptr;
+  read_record(content, job);
+  return true;
+}
+
+void SwfRecordParser::finish_header() {
+  workload_.machine_count = header_.max_procs ? header_.max_procs : header_.max_nodes;
+}
+
+void SwfRecordParser::invalid(WorkloadJob& job, const std::string& why) const {
+  detail::mark_invalid(job, location(line_number_), why);
+}
+
+void SwfRecordParser::read_record(std::string_view content, WorkloadJob& job) {
+  split_fields(content, fields_);
+  std::string structure_problem;
+  if (fields_.count != kSwfFieldCount) {
+    structure_problem = "has " + std::to_string(fields_.count) + " fields, SWF records have " +
+                        std::to_string(kSwfFieldCount);
+  }
+  // Fields past the 18th need no value: the record is already rejected for its length.
+  const std::size_t kept = std::min(fields_.count, kSwfFieldCount);
+  is_number_.fill(false);
+  for (std::size_t i = 0; i < kept; ++i) {
+    const std::optional<double> value = parse_number(fields_.text[i]);
+    // Stored as two plain arrays: copying std::optional<double> values per field stalled.
+    is_number_[i + 1] = value.has_value();
+    number_[i + 1] = value.value_or(0);
+    if (!value && structure_problem.empty()) {
+      structure_problem = "field " + std::to_string(i + 1) + " " +
+                          field_text(fields_.text[i]) + " is not a number";
+    }
+  }
+
+  job.job.id = is_number_[kJobNumber] ? std::string(fields_.text[0])
+                                      : "line" + std::to_string(line_number_);
+  job.job.submit_time = previous_submit_;
+  if (is_number_[kSubmitTime] && number_[kSubmitTime] >= 0) {
+    if (const auto submit = seconds_to_time(number_[kSubmitTime])) job.job.submit_time = *submit;
+  }
+  previous_submit_ = job.job.submit_time;
+  detail::IdRegistry::Claim claim = claim_id_(job.job.id, line_number_);
+  job.job.id = std::move(claim.id);
+  if (!claim.duplicate.empty()) invalid(job, claim.duplicate);
+
+  if (!structure_problem.empty()) {
+    invalid(job, structure_problem);
+  } else {
+    read_fields(job);
+  }
+}
+
+// Called with all 18 fields numeric.
+void SwfRecordParser::read_fields(WorkloadJob& job) {
+  const double submit = number_[kSubmitTime];
+  if (submit < 0 || !seconds_to_time(submit)) {
+    invalid(job, "submit time (field 2) " + field_text(fields_.text[1]) +
+                     " is negative or out of range");
+  }
+
+  const std::optional<Time> runtime = seconds_to_time(number_[kRunTime]);
+  if (number_[kRunTime] < 0 || !runtime) {
+    // -1 is how SWF records a job that never ran (typically cancelled, status 5).
+    invalid(job, "runtime (field 4) is " + std::string(fields_.text[kRunTime - 1]) +
+                     ", so there is nothing to replay");
+  } else {
+    profile_ = &delay_profiles_.use(*runtime);
+    job.profile = profile_->name;
+    job.job.runtime = *runtime;
+  }
+
+  const bool requested_known = number_[kRequestedProcessors] >= 0;
+  const int nodes_field = requested_known ? kRequestedProcessors : kAllocatedProcessors;
+  const std::optional<int> nodes = detail::whole_int(number_[nodes_field]);
+  if (!nodes || *nodes <= 0) {
+    invalid(job, "node count (field " + std::to_string(nodes_field) + ") is " +
+                     std::string(fields_.text[nodes_field - 1]) +
+                     (requested_known ? "" : " and field 8 is missing"));
+  } else {
+    job.job.nodes = *nodes;
+  }
+  // The user, for predictors that learn per user (docs/semantics.md §2.9); -1 stays unknown.
+  if (const std::optional<int> user = detail::whole_int(number_[kUserId]); user && *user >= 0) {
+    job.job.user = *user;
+  }
+
+  const double requested_time = number_[kRequestedTime];
+  if (requested_time > 0) {
+    if (const auto limit = seconds_to_time(requested_time)) {
+      job.job.time_limit = *limit;
+    } else {
+      invalid(job, "requested time (field 9) " + field_text(fields_.text[8]) + " is out of range");
+    }
+  } else if (job.is_valid()) {
+    if (options_.reject_missing_time_limit) {
+      invalid(job, "no requested time (field 9 is " + std::string(fields_.text[8]) +
+                       ") and missing limits are rejected");
+    } else {
+      // A perfect estimate: the only fallback that neither invents slack nor kills the job.
+      job.job.time_limit = *runtime;
+      ++workload_.time_limits_from_runtime;
+    }
+  }
+  // Counted here, where the runtime is at hand, rather than by looking the profile up later.
+  if (job.is_valid() && job.job.has_time_limit() && *runtime > job.job.time_limit) {
+    ++jobs_overrunning_limit_;
+  }
+}
+
+}  // namespace detail
+
+namespace {
+
+// The whole file at once, into one Workload.
 class SwfReader {
  public:
   SwfReader(const std::string& path, const ReadOptions& options)
-      : options_(options),
-        delay_profiles_(workload_),
-        ids_([this](long line) { return location(line); }) {
+      : ids_([this](long line) { return parser_.location(line); }),
+        parser_(path, options, workload_,
+                [this](const std::string& id, long line) { return ids_.claim(id, line); }) {
     workload_.path = path;
   }
 
@@ -99,146 +231,20 @@ class SwfReader {
     ids_.reserve(line_count);
     detail::LineScanner lines(text);
     std::string_view line;
-    MachineHeader header;
     while (lines.next(line)) {
-      const std::string_view content = trim(line);
-      if (content.empty()) continue;
-      line_number_ = lines.line_number();
-      if (content.front() == ';') {
-        read_header_comment(content, location(line_number_), header, workload_);
-        continue;
-      }
-      read_record(content);
+      // Built in place: moving a finished job into the vector cost more than filling it there.
+      WorkloadJob& job = workload_.jobs.emplace_back();
+      if (!parser_.read_line(line, lines.line_number(), job)) workload_.jobs.pop_back();
     }
-    workload_.machine_count = header.max_procs ? header.max_procs : header.max_nodes;
-    detail::finish_workload(workload_, jobs_overrunning_limit_);
+    parser_.finish_header();
+    detail::finish_workload(workload_, parser_.jobs_overrunning_limit());
     return std::move(workload_);
   }
 
  private:
-  // "path:line", built only for records that need it: most of a large trace is valid.
-  std::string location(long line) const { return workload_.path + ":" + std::to_string(line); }
-
-  void invalid(WorkloadJob& job, const std::string& why) const {
-    detail::mark_invalid(job, location(line_number_), why);
-  }
-
-  void read_record(std::string_view content) {
-    split_fields(content, fields_);
-    std::string structure_problem;
-    if (fields_.count != kSwfFieldCount) {
-      structure_problem = "has " + std::to_string(fields_.count) + " fields, SWF records have " +
-                          std::to_string(kSwfFieldCount);
-    }
-    // Fields past the 18th need no value: the record is already rejected for its length.
-    const std::size_t kept = std::min(fields_.count, kSwfFieldCount);
-    is_number_.fill(false);
-    for (std::size_t i = 0; i < kept; ++i) {
-      const std::optional<double> value = parse_number(fields_.text[i]);
-      // Stored as two plain arrays: copying std::optional<double> values per field stalled.
-      is_number_[i + 1] = value.has_value();
-      number_[i + 1] = value.value_or(0);
-      if (!value && structure_problem.empty()) {
-        structure_problem = "field " + std::to_string(i + 1) + " " +
-                            field_text(fields_.text[i]) + " is not a number";
-      }
-    }
-
-    // Built in place: moving a finished job into the vector cost more than filling it there.
-    WorkloadJob& job = workload_.jobs.emplace_back();
-    job.job.id = is_number_[kJobNumber] ? std::string(fields_.text[0])
-                                     : "line" + std::to_string(line_number_);
-    job.job.submit_time = previous_submit_;
-    if (is_number_[kSubmitTime] && number_[kSubmitTime] >= 0) {
-      if (const auto submit = seconds_to_time(number_[kSubmitTime])) {
-        job.job.submit_time = *submit;
-      }
-    }
-    previous_submit_ = job.job.submit_time;
-    detail::IdRegistry::Claim claim = ids_.claim(job.job.id, line_number_);
-    job.job.id = std::move(claim.id);
-    if (!claim.duplicate.empty()) invalid(job, claim.duplicate);
-
-    if (!structure_problem.empty()) {
-      invalid(job, structure_problem);
-    } else {
-      read_fields(job);
-    }
-  }
-
-  // Called with all 18 fields numeric.
-  void read_fields(WorkloadJob& job) {
-    const double submit = number_[kSubmitTime];
-    if (submit < 0 || !seconds_to_time(submit)) {
-      invalid(job,
-                           "submit time (field 2) " + field_text(fields_.text[1]) +
-                               " is negative or out of range");
-    }
-
-    const std::optional<Time> runtime = seconds_to_time(number_[kRunTime]);
-    if (number_[kRunTime] < 0 || !runtime) {
-      // -1 is how SWF records a job that never ran (typically cancelled, status 5).
-      invalid(job,
-                           "runtime (field 4) is " + std::string(fields_.text[kRunTime - 1]) +
-                               ", so there is nothing to replay");
-    } else {
-      job.profile = delay_profiles_.use(*runtime);
-      job.job.runtime = *runtime;
-    }
-
-    const bool requested_known = number_[kRequestedProcessors] >= 0;
-    const int nodes_field = requested_known ? kRequestedProcessors : kAllocatedProcessors;
-    const std::optional<int> nodes = detail::whole_int(number_[nodes_field]);
-    if (!nodes || *nodes <= 0) {
-      invalid(job,
-                           "node count (field " + std::to_string(nodes_field) + ") is " +
-                               std::string(fields_.text[nodes_field - 1]) +
-                               (requested_known ? "" : " and field 8 is missing"));
-    } else {
-      job.job.nodes = *nodes;
-    }
-    // The user, for predictors that learn per user (docs/semantics.md §2.9); -1 stays unknown.
-    if (const std::optional<int> user = detail::whole_int(number_[kUserId]); user && *user >= 0) {
-      job.job.user = *user;
-    }
-
-    const double requested_time = number_[kRequestedTime];
-    if (requested_time > 0) {
-      if (const auto limit = seconds_to_time(requested_time)) {
-        job.job.time_limit = *limit;
-      } else {
-        invalid(job,
-                             "requested time (field 9) " + field_text(fields_.text[8]) +
-                                 " is out of range");
-      }
-    } else if (job.is_valid()) {
-      if (options_.reject_missing_time_limit) {
-        invalid(job,
-                             "no requested time (field 9 is " + std::string(fields_.text[8]) +
-                                 ") and missing limits are rejected");
-      } else {
-        // A perfect estimate: the only fallback that neither invents slack nor kills the job.
-        job.job.time_limit = *runtime;
-        ++workload_.time_limits_from_runtime;
-      }
-    }
-    // Counted here, where the runtime is at hand, rather than by looking the profile up later.
-    if (job.is_valid() && job.job.has_time_limit() && *runtime > job.job.time_limit) {
-      ++jobs_overrunning_limit_;
-    }
-  }
-
-  ReadOptions options_;
   Workload workload_;
-  detail::DelayProfiles delay_profiles_;
   detail::IdRegistry ids_;
-  long line_number_ = 0;
-  Time previous_submit_ = 0;
-  int jobs_overrunning_limit_ = 0;
-  RecordFields fields_;
-  // By SWF field number (index 0 unused); number_ holds a value where is_number_ is set.
-  std::array<bool, kSwfFieldCount + 1> is_number_{};
-  std::array<double, kSwfFieldCount + 1> number_{};
+  SwfRecordParser parser_;
 };
 
 }  // namespace

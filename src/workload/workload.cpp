@@ -1,6 +1,7 @@
 // read_workload: loads a file (gunzipping it if needed) and hands it to the reader of its format.
 
 #include "batfill/workload/workload.hpp"
+#include "batfill/workload/job_stream.hpp"
 
 #include <zlib.h>
 
@@ -168,6 +169,14 @@ Workload read_workload(const std::string& path, const ReadOptions& options) {
       return read_drevt_csv(path, text);
   }
   throw std::logic_error("unhandled workload format");
+}
+
+std::unique_ptr<JobStream> open_job_stream(const std::string& path, const ReadOptions& options) {
+  std::error_code error;
+  if (format_from_extension(path) == Format::kSwf && std::filesystem::is_regular_file(path, error)) {
+    if (std::unique_ptr<JobStream> stream = stream_swf(path, options)) return stream;
+  }
+  return std::make_unique<WorkloadJobStream>(read_workload(path, options));
 }
 
 }  // namespace batfill::workload

@@ -92,5 +92,48 @@ TEST(Metrics, OnlyRejectedJobsLeaveTheExecutedMeansAtZero) {
   EXPECT_DOUBLE_EQ(m.utilization, 0.0);
 }
 
+// The accumulator a streamed run uses, fed job by job as jobs end: after each job its metrics
+// are those of the jobs so far, derived by hand from the table above.
+TEST(MetricsAccumulator, EachJobUpdatesTheRunningFigures) {
+  const std::vector<JobRecord> jobs = four_jobs();
+  MetricsAccumulator accumulator;
+  accumulator.add(jobs[1]);  // b: submit 5, wait 5, run 5 on 1 machine, walltime reached
+  ScheduleMetrics m = accumulator.metrics(4);
+  EXPECT_EQ(m.first_submit, from_seconds(5));
+  EXPECT_EQ(m.makespan, from_seconds(15));
+  EXPECT_DOUBLE_EQ(m.busy_node_seconds, 5.0);
+  EXPECT_DOUBLE_EQ(m.utilization, 5.0 / (4 * 10.0));      // span 15 - 5
+  EXPECT_DOUBLE_EQ(m.mean_bounded_slowdown, 1.0);         // max(1, 10 / max(5, 10))
+  accumulator.add(jobs[3]);  // d: rejected, submitted at 2
+  m = accumulator.metrics(4);
+  EXPECT_EQ(m.first_submit, from_seconds(2));             // rejected jobs count here
+  EXPECT_EQ(m.jobs, 2);
+  EXPECT_DOUBLE_EQ(m.mean_waiting_time, 2.5);             // 5 / 2 jobs, d included
+  EXPECT_DOUBLE_EQ(m.mean_waiting_time_executed, 5.0);    // 5 / 1 executed job
+  EXPECT_DOUBLE_EQ(m.utilization, 5.0 / (4 * 13.0));      // span 15 - 2
+  accumulator.add(jobs[0]);  // a: 0-20 on 2 machines
+  accumulator.add(jobs[2]);  // c: 20-40 on 4 machines
+  m = accumulator.metrics(4);
+  EXPECT_EQ(m.first_submit, 0);
+  EXPECT_EQ(m.makespan, from_seconds(40));
+  EXPECT_DOUBLE_EQ(m.busy_node_seconds, 125.0);
+  EXPECT_DOUBLE_EQ(m.mean_slowdown, 1.125);               // (2 + 1 + 1.5) / 4
+  EXPECT_DOUBLE_EQ(m.max_slowdown, 2.0);
+  EXPECT_EQ(m.jobs_walltime_reached, 1);
+  EXPECT_EQ(m.jobs_failed, 1);
+}
+
+TEST(MetricsAccumulator, GivesWhatComputeMetricsGivesInTheSameOrder) {
+  MetricsAccumulator accumulator;
+  for (const JobRecord& job : four_jobs()) accumulator.add(job);
+  const ScheduleMetrics streamed = accumulator.metrics(4);
+  const ScheduleMetrics whole = compute_metrics(four_jobs(), 4);
+  EXPECT_EQ(streamed.jobs_executed, whole.jobs_executed);
+  EXPECT_EQ(streamed.makespan, whole.makespan);
+  EXPECT_EQ(streamed.mean_waiting_time, whole.mean_waiting_time);
+  EXPECT_EQ(streamed.mean_bounded_slowdown, whole.mean_bounded_slowdown);
+  EXPECT_EQ(streamed.utilization, whole.utilization);
+}
+
 }  // namespace
 }  // namespace batfill::simulator

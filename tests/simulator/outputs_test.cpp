@@ -3,7 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <regex>
 #include <sstream>
+#include <string>
 #include <vector>
 
 #include "batfill/simulator/outputs.hpp"
@@ -115,6 +118,36 @@ TEST(ScheduleCsv, KeysInLexicographicOrderWithSixDecimals) {
             "batfill test,0.000000,40.000000,2.000000,30.000000,10.000000,1.166667,1.125000,"
             "15.000000,3.750000,4,0,4,3,2,1,1,0,0.250000,1.500000,0.250000,125.000000,"
             "35.000000,0.000000,0.000000,0.000000,0.000000,0.781250\n");
+}
+
+// The summary groups reasons without their position and job name (docs/semantics.md §6.4); the
+// grouping is written out, and must strip exactly what this expression strips.
+TEST(RejectionReasons, GroupAsThePositionExpressionStrips) {
+  const std::regex position(R"(^(\S+:(\d+|jobs\[\d+\]): )?(job '[^']*' )?)");
+  const std::vector<std::string> reasons = {
+      "t.swf:12: runtime (field 4) is -1, so there is nothing to replay",
+      "/a b/t.swf:7: x",  // a space in the path: not a position
+      "w.json:3: jobs[2]: res is 0",
+      "w.json:3: jobs[x]: odd",
+      "a:b:9: c",
+      "a:9:b: c",
+      ":9: no file",
+      "t.swf:9:\tnot a space",
+      "job 'w0!3' needs 9 nodes",
+      "t.swf:4: job 'x' uses unknown profile 'p'",
+      "job 'unclosed",
+      "too large",
+      "",
+  };
+  RejectionReasons grouped;
+  std::map<std::string, int> expected;
+  for (const std::string& reason : reasons) {
+    grouped.add(rejected(submitted("1", 0, 1), reason));
+    ++expected[std::regex_replace(reason, position, "")];
+  }
+  grouped.add(executed(submitted("2", 0, 1), FinalState::kCompletedSuccessfully, 0, 1,
+                       machine_range(0, 0)));
+  EXPECT_EQ(grouped.groups(), expected);
 }
 
 }  // namespace

@@ -35,7 +35,7 @@ std::string id_of(const protocol::Event& event) {
 // Each request the batching sends, as its events' names.
 std::vector<std::vector<std::string>> requests_sent(
     const protocol::Message& instant, const std::vector<Completion>& completions,
-    const std::vector<SimulatedJob>& jobs,
+    const JobTable& jobs,
     const std::function<Time(const std::string&)>& planned_end = {}) {
   std::vector<std::vector<std::string>> requests;
   exchange_per_event(
@@ -53,7 +53,7 @@ TEST(PerEventBatching, SubmissionsFirstThenTerminationsByStartOrder) {
   // Jobs 0, 1 and 2 started in the order 2, 0, 1 (start_order 1, 2, 0); 0 and 1 end normally,
   // 2 at its walltime. The instant holds the completions as the stand-in collects them (0, 1, 2)
   // and then the submission of job s.
-  std::vector<SimulatedJob> jobs(3);
+  JobTable jobs(3);
   jobs[0].start_order = 1;
   jobs[1].start_order = 2;
   jobs[2].start_order = 0;
@@ -72,7 +72,7 @@ TEST(PerEventBatching, SubmissionsFirstThenTerminationsByStartOrder) {
 }
 
 TEST(PerEventBatching, AWalltimeEndAloneIsOneRequest) {
-  std::vector<SimulatedJob> jobs(1);
+  JobTable jobs(1);
   protocol::Message instant;
   instant.events = {completed("j0")};
   const std::vector<std::vector<std::string>> expected = {{"end j0"}};
@@ -84,7 +84,7 @@ TEST(PerEventBatching, AWalltimeEndAloneIsOneRequest) {
 // 50 before its planned end 80; both ended normally. j0 is free in pyss's profile, so it joins
 // the first request, with the wake-up (corrections come first in the second, without a pass).
 TEST(PerEventBatching, PlannedEndsAndWakeUpsJoinTheFirstRequest) {
-  std::vector<SimulatedJob> jobs(2);
+  JobTable jobs(2);
   jobs[0].batsim_id = "j0";
   jobs[0].start_order = 0;
   jobs[1].batsim_id = "j1";

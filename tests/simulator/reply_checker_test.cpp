@@ -81,7 +81,7 @@ TEST(ReplyChecker, EventMustNotBeAfterTheReplysNow) {
 
 TEST(ReplyChecker, DecisionForAJobNotWaitingNamesWhy) {
   const ReplyChecker checker(4);
-  std::vector<SimulatedJob> jobs = {waiting_job("1", 1)};
+  JobTable jobs = {waiting_job("1", 1)};
   jobs[0].stage = SimulatedJob::Stage::kRunning;
   EXPECT_EQ(error_of([&] { checker.reject_not_waiting(jobs, "w0!1", "EXECUTE_JOB", kNow); }),
             "invalid decision at t=5.000000: EXECUTE_JOB of job 'w0!1', which is not waiting");
@@ -90,7 +90,7 @@ TEST(ReplyChecker, DecisionForAJobNotWaitingNamesWhy) {
 }
 
 TEST(ReplyChecker, DeadlockCountsTheWaitingJobsAndNamesTheFirst) {
-  std::vector<SimulatedJob> jobs = {waiting_job("1", 1), waiting_job("2", 1), waiting_job("3", 1)};
+  JobTable jobs = {waiting_job("1", 1), waiting_job("2", 1), waiting_job("3", 1)};
   jobs[0].stage = SimulatedJob::Stage::kEnded;  // waiting: 2 and 3
   EXPECT_EQ(error_of([&] { ReplyChecker::throw_deadlock(jobs); }),
             "the decision process left 2 job(s) waiting (first: w0!2) with nothing running and "

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "batfill/adapter/log.hpp"
+#include "batfill/common/id_set.hpp"
 #include "batfill/core/scheduler.hpp"
 #include "batfill/protocol/decision_process.hpp"
 
@@ -69,7 +70,7 @@ class BatsimAdapter : public protocol::DecisionProcess {
   const std::vector<std::string>& machine_names() const { return machine_names_; }
 
  private:
-  enum class JobState { kWaiting, kRunning, kRejected, kCompleted };
+  enum class JobState { kWaiting, kRunning, kRejected, kCompleted, kUnknown };
 
   // The events of one request, sorted into the steps of one instant.
   struct Instant {
@@ -98,16 +99,22 @@ class BatsimAdapter : public protocol::DecisionProcess {
   void answer(const std::vector<const protocol::EstimateWaitingTimeQuery*>& queries, Time now,
               protocol::Message& reply) const;
   void check_liveness() const;
+  // Waiting, running or ended: known to this run.
+  bool ever_submitted(const std::string& id) const;
 
   std::string policy_;
   SchedulerOptions options_;
   Log log_;
   std::unique_ptr<Scheduler> scheduler_;
   std::vector<std::string> machine_names_;
-  std::unordered_map<std::string, JobState> jobs_;  // every job ever submitted
-  // The waiting and running ones, keyed by views of jobs_' keys (nodes never move): decisions and
-  // completions look jobs up here, in a table small enough to stay in cache.
-  std::unordered_map<std::string_view, JobState*> active_;
+  // The waiting and running jobs: decisions and completions look jobs up here, in a table
+  // small enough to stay in cache.
+  std::unordered_map<std::string, JobState> active_;
+  // Jobs that ended, by outcome, as compact id sets: a replay of millions of jobs must still
+  // refuse a job submitted or completed twice (a real Batsim's bug, or a protocol mix-up)
+  // without keeping every id as a string.
+  IdSet rejected_;
+  IdSet completed_;
   std::set<Time> wake_ups_;  // CALL_ME_LATER times asked for and not yet reached
   bool no_more_external_events_ = false;
   bool finished_ = false;

@@ -20,6 +20,8 @@ enum class FinalState {
 };
 
 std::string to_string(FinalState state);
+// The same name without a string: a row of _jobs.csv per job should not allocate one.
+const char* state_name(FinalState state);
 using batfill::to_string;  // keeps to_string(MachineSet) visible beside the overload above
 
 struct JobRecord {
@@ -63,6 +65,20 @@ struct ScheduleMetrics {
   double mean_bounded_slowdown = 0;  // max(1, (wait + run) / max(run, 10 s)) over executed jobs
 };
 
+// The metrics of a run, accumulated job by job as jobs end, so a replay never keeps its records
+// (docs/semantics.md §6.2, §6.3). Sums are taken in the order jobs are added: the order jobs
+// ended, as _jobs.csv lists them, so results do not depend on how a run is stored.
+class MetricsAccumulator {
+ public:
+  void add(const JobRecord& job);
+  ScheduleMetrics metrics(int machine_count) const;
+
+ private:
+  ScheduleMetrics totals_;  // counts, extremes and busy node-seconds; means in metrics()
+  double sum_wait_ = 0, sum_turnaround_ = 0, sum_slowdown_ = 0, sum_bounded_ = 0;
+};
+
+// The metrics of finished records, as a MetricsAccumulator fed in their order.
 ScheduleMetrics compute_metrics(const std::vector<JobRecord>& jobs, int machine_count);
 
 }  // namespace batfill::simulator

@@ -2,6 +2,8 @@
 // Batsim-compatible output files, so evalys and existing analysis scripts read them unchanged
 // (Batsim 4's columns and formats).
 
+#include <fstream>
+#include <map>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -13,6 +15,33 @@ namespace batfill::simulator {
 // PREFIX_jobs.csv: Batsim 4's columns in Batsim's order, times with 6 decimals, one row per job
 // in the order the jobs ended (completion or rejection), as Batsim 4 writes them.
 void write_jobs_csv(std::ostream& out, const std::vector<JobRecord>& jobs);
+
+// The same rows, written as jobs end so that a replay forgets each job once written: the
+// header at construction, rows buffered in blocks, the rest on flush() (or destruction).
+class JobsCsvWriter {
+ public:
+  explicit JobsCsvWriter(std::ostream& out);
+  ~JobsCsvWriter();
+  JobsCsvWriter(const JobsCsvWriter&) = delete;
+  JobsCsvWriter& operator=(const JobsCsvWriter&) = delete;
+  void write(const JobRecord& job);
+  void flush();
+
+ private:
+  std::ostream& out_;
+  std::string rows_;
+};
+
+// Rejection reasons grouped by their text without the record's position ("FILE:LINE: ") or
+// job ("job 'x' "), for the summary (docs/semantics.md §6.4), gathered as jobs end.
+class RejectionReasons {
+ public:
+  void add(const JobRecord& job);
+  const std::map<std::string, int>& groups() const { return groups_; }
+
+ private:
+  std::map<std::string, int> groups_;
+};
 
 struct RunInfo {
   std::string version;           // batsim_version column: "batfill <version>"
@@ -30,12 +59,31 @@ struct RunInfo {
 void write_schedule_csv(std::ostream& out, const ScheduleMetrics& metrics, const RunInfo& run);
 
 // The human summary printed on stdout after a run.
-void write_summary(std::ostream& out, const std::vector<JobRecord>& jobs,
+void write_summary(std::ostream& out, const RejectionReasons& reasons,
                    const ScheduleMetrics& metrics, const RunInfo& run);
 
-// Writes PREFIX_jobs.csv and PREFIX_schedule.csv; throws std::runtime_error naming the file when
-// it cannot be written.
-void write_output_files(const std::string& prefix, const std::vector<JobRecord>& jobs,
-                        const ScheduleMetrics& metrics, const RunInfo& run);
+// PREFIX_jobs.csv written while the simulation runs, one row as each job ends, and
+// PREFIX_schedule.csv at the end; the metrics and the summary's reasons are gathered on the way.
+// Throws std::runtime_error naming the file when one cannot be written. A run that fails
+// before finish() leaves no PREFIX_jobs.csv behind, as when the files were written at the end.
+class OutputFiles {
+ public:
+  explicit OutputFiles(const std::string& prefix);
+  ~OutputFiles();
+  void job_ended(const JobRecord& job);
+  // The metrics of the jobs ended so far.
+  ScheduleMetrics metrics(int machine_count) const { return metrics_.metrics(machine_count); }
+  const RejectionReasons& reasons() const { return reasons_; }
+  // Completes PREFIX_jobs.csv and writes PREFIX_schedule.csv.
+  void finish(const ScheduleMetrics& metrics, const RunInfo& run);
+
+ private:
+  std::string prefix_;
+  std::ofstream jobs_file_;
+  JobsCsvWriter jobs_;
+  MetricsAccumulator metrics_;
+  RejectionReasons reasons_;
+  bool finished_ = false;
+};
 
 }  // namespace batfill::simulator

@@ -7,12 +7,14 @@
 // their completions, one message per instant. The decision process is either batfill's own
 // scheduler in-process or any external Batsim scheduler over ZeroMQ: the messages are the same.
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "batfill/protocol/decision_process.hpp"
 #include "batfill/simulator/job_record.hpp"
+#include "batfill/workload/job_stream.hpp"
 #include "batfill/workload/workload.hpp"
 
 namespace batfill::simulator {
@@ -39,7 +41,6 @@ struct SimulationOptions {
 };
 
 struct SimulationResult {
-  std::vector<JobRecord> jobs;  // in the order the jobs ended (Batsim 4's _jobs.csv order)
   int machine_count = 0;
   double scheduling_seconds = 0;  // wall time spent waiting for the decision process
   double wall_seconds = 0;
@@ -49,10 +50,14 @@ struct SimulationResult {
 // or the machine size is unusable, or when the decision process breaks a Batsim rule (unknown
 // job, wrong allocation size, busy machine, wake-up in the past, jobs left waiting forever).
 // SimGrid allows one engine per process: call it once per process.
-// The workload must hold the readers' guarantees (batfill/workload/workload.hpp): jobs in Batsim's
-// submit order and unique ids; the simulator relies on them without checking.
-SimulationResult run_simulation(const workload::Workload& workload,
+// The jobs must hold the readers' guarantees (batfill/workload/workload.hpp): Batsim's submit
+// order and unique ids; the simulator relies on them without checking. It takes each job from
+// the stream when its submission comes, hands its record to `job_ended` when it ends (in
+// Batsim 4's _jobs.csv order) and forgets it, so it holds only the jobs in flight
+// (docs/semantics.md §5.11).
+using JobEnded = std::function<void(const JobRecord&)>;
+SimulationResult run_simulation(workload::JobStream& jobs,
                                 protocol::DecisionProcess& decision_process,
-                                const SimulationOptions& options);
+                                const SimulationOptions& options, const JobEnded& job_ended);
 
 }  // namespace batfill::simulator
