@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "batfill/adapter/options_json.hpp"
 #include "batfill/adapter/batsim_adapter.hpp"
 #include "batfill/core/policy_registry.hpp"
 #include "batfill/core/prediction.hpp"
@@ -198,6 +199,10 @@ int simulate(const std::vector<std::string>& arguments) {
   run.reading_seconds = seconds_since(start);
   run.load_factor = transforms.load_factor;
   run.shake = transforms.shake;
+  run.queues = choice.scheduler.queues;
+  if (const std::string& cfg = values["sched-cfg"].as<std::string>(); !cfg.empty() && !run.queues) {
+    run.queues = adapter::parse_options_json(cfg).queues;  // queues given through --sched-cfg
+  }
   const ChosenDecisionProcess chosen = choose_decision_process(values, choice);
   const simulator::SimulationResult result =
       simulator::run_simulation(workload, *chosen.process, simulation_options(values));

@@ -111,6 +111,27 @@ void write_jobs_csv(std::ostream& out, const std::vector<JobRecord>& jobs) {
   out << rows;
 }
 
+std::vector<QueueMetrics> queue_metrics(const std::vector<JobRecord>& jobs,
+                                        const QueueConfig& config) {
+  std::vector<QueueMetrics> queues(config.queues.size());
+  for (std::size_t i = 0; i < queues.size(); ++i) queues[i].name = config.queues[i].name;
+  for (const JobRecord& job : jobs) {
+    const int index = config.queue_index(job.job.queue);
+    if (!job.executed() || index < 0) continue;
+    QueueMetrics& queue = queues[static_cast<std::size_t>(index)];
+    const double run = to_seconds(job.execution_time());
+    ++queue.jobs;
+    queue.mean_waiting_time += to_seconds(job.waiting_time());
+    queue.mean_bounded_slowdown += std::max(1.0, to_seconds(job.turnaround_time()) / std::max(run, 10.0));
+  }
+  for (QueueMetrics& queue : queues) {
+    if (queue.jobs == 0) continue;
+    queue.mean_waiting_time /= queue.jobs;
+    queue.mean_bounded_slowdown /= queue.jobs;
+  }
+  return queues;
+}
+
 void write_schedule_csv(std::ostream& out, const ScheduleMetrics& m, const RunInfo& run) {
   const double computing = m.busy_node_seconds;
   const double platform_seconds = m.machine_count * to_seconds(m.makespan);
@@ -146,6 +167,13 @@ void write_schedule_csv(std::ostream& out, const ScheduleMetrics& m, const RunIn
   };
   if (!run.load_factor.empty()) row["load_factor"] = run.load_factor;
   if (!run.shake.empty()) row["shake"] = run.shake;
+  if (run.queues) {
+    for (const QueueMetrics& queue : run.queue_figures) {
+      row["queue_" + queue.name + "_nb_jobs_finished"] = std::to_string(queue.jobs);
+      row["queue_" + queue.name + "_mean_waiting_time"] = fixed6(queue.mean_waiting_time);
+      row["queue_" + queue.name + "_mean_bounded_slowdown"] = fixed6(queue.mean_bounded_slowdown);
+    }
+  }
   std::string header, values;
   for (const auto& [key, value] : row) {
     header += (header.empty() ? "" : ",") + key;
@@ -186,6 +214,14 @@ void write_summary(std::ostream& out, const std::vector<JobRecord>& jobs,
                 m.mean_waiting_time_executed, m.mean_bounded_slowdown, run.simulation_seconds,
                 run.reading_seconds, run.scheduling_seconds);
   out << line;
+  if (!run.queues) return;
+  for (const QueueMetrics& queue : queue_metrics(jobs, *run.queues)) {
+    std::snprintf(line, sizeof line,
+                  "queue %s: %d jobs executed, mean wait %.1f s, mean bounded slowdown %.4f\n",
+                  queue.name.c_str(), queue.jobs, queue.mean_waiting_time,
+                  queue.mean_bounded_slowdown);
+    out << line;
+  }
 }
 
 void write_output_files(const std::string& prefix, const std::vector<JobRecord>& jobs,
@@ -202,7 +238,9 @@ void write_output_files(const std::string& prefix, const std::vector<JobRecord>&
   std::ofstream jobs_file = open(prefix + "_jobs.csv");
   write_jobs_csv(jobs_file, jobs);
   std::ofstream schedule_file = open(prefix + "_schedule.csv");
-  write_schedule_csv(schedule_file, metrics, run);
+  RunInfo with_queues = run;
+  if (run.queues) with_queues.queue_figures = queue_metrics(jobs, *run.queues);
+  write_schedule_csv(schedule_file, metrics, with_queues);
   if (!jobs_file.flush() || !schedule_file.flush()) {
     throw std::runtime_error("error while writing outputs with prefix '" + prefix + "'");
   }
