@@ -292,5 +292,72 @@ TEST(QueuesProperty, LimitsHoldAndEveryJobEnds) {
   }
 }
 
+// Watches the passes: a job of a non-backfill queue that starts while a job ahead of it, in a
+// reserving queue, still waits has started inside that job's reservation. Without slot limits
+// or max_reserve_time a blocked reserving job always holds its reservation, so under `easy`,
+// `conservative` and `none` (no extra nodes) this must never happen.
+struct NonBackfillWatch : testing::ReplayObserver {
+  const QueueConfig* config = nullptr;
+  std::map<JobId, Job> waiting;
+  int violations = 0;
+
+  const QueueSpec& spec(const Job& job) const {
+    return config->queues[static_cast<std::size_t>(config->queue_index(job.queue))];
+  }
+  bool ahead(const Job& a, const Job& b) const {
+    if (spec(a).priority != spec(b).priority) return spec(a).priority > spec(b).priority;
+    if (a.submit_time != b.submit_time) return a.submit_time < b.submit_time;
+    return job_id_less(a.id, b.id);
+  }
+  void before_submit(const Scheduler&, const Job& job, Time) override {
+    if (config->queue_index(job.queue) >= 0) waiting.emplace(job.id, job);
+  }
+  void after_pass(const Scheduler&, Time, const std::vector<JobId>&,
+                  const std::vector<Decision>& decisions) override {
+    std::vector<Job> started;
+    for (const Decision& decision : decisions) {
+      const auto it = waiting.find(decision.job_id);
+      if (it == waiting.end()) continue;
+      if (decision.kind == Decision::Kind::kExecute) started.push_back(it->second);
+      waiting.erase(it);
+    }
+    for (const Job& job : started) {
+      if (spec(job).backfill && job.has_time_limit()) continue;
+      for (const auto& [id, other] : waiting) {
+        if (spec(other).slot_reserve && ahead(other, job)) ++violations;
+      }
+    }
+  }
+};
+
+TEST(QueuesProperty, NonBackfillJobsNeverStartInsideAReservation) {
+  std::mt19937 random(7);
+  for (int round = 0; round < 80; ++round) {
+    std::vector<QueueSpec> queues;
+    const int queue_count = 1 + static_cast<int>(random() % 3);
+    for (int q = 0; q < queue_count; ++q) {
+      queues.push_back(queue("q" + std::to_string(q), std::to_string(q),
+                             static_cast<int>(random() % 3), random() % 2 == 0,
+                             random() % 2 == 0));
+    }
+    std::vector<TraceJob> trace;
+    for (int i = 0; i < 40; ++i) {
+      const long limit = random() % 8 == 0 ? 0 : 10 + static_cast<long>(random() % 400);
+      const long runtime = 1 + static_cast<long>(random() % 400);
+      trace.push_back(job(std::to_string(i), static_cast<long>(random() % 2000),
+                          1 + static_cast<int>(random() % 8), limit,
+                          limit > 0 ? std::min(runtime, limit) : runtime,
+                          std::to_string(random() % queue_count)));
+    }
+    const auto options = with_queues(queues);
+    for (const std::string& policy : {"none", "easy", "conservative"}) {
+      NonBackfillWatch watch;
+      watch.config = options.queues.get();
+      replay(trace, 8, make_policy(policy), options, &watch);
+      EXPECT_EQ(watch.violations, 0) << policy << " round " << round;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace batfill
