@@ -7,7 +7,7 @@ bool ReservationClock::grant(const Job& job, const QueueSpec& queue, Time now) {
   if (queue.max_reserve_time == kNoTimeLimit) return true;
   const Time since = since_.emplace(job.id, now).first->second;
   if (now - since >= queue.max_reserve_time) return false;  // released: not seen, forgotten
-  seen_[job.id] = true;
+  seen_.insert(job.id);
   return true;
 }
 

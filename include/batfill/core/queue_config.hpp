@@ -31,7 +31,6 @@ struct QueueConfig {
 
   // The configuration without --queues: one queue that reserves and backfills, no limits.
   static QueueConfig implicit();
-  bool is_implicit() const { return queues.size() == 1 && queues[0].ids.empty(); }
 
   // The index of the queue of a job whose input queue id is `id` ("" when it has none): the
   // queue listing it, else the default; -1 when neither exists.

@@ -5,6 +5,7 @@
 
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "batfill/core/policy.hpp"
 #include "batfill/core/slot_limit.hpp"
@@ -25,7 +26,7 @@ class ReservationClock {
 
  private:
   std::unordered_map<JobId, Time> since_;
-  std::unordered_map<JobId, bool> seen_;
+  std::unordered_set<JobId> seen_;
 };
 
 class QueueGate {
