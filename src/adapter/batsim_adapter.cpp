@@ -65,6 +65,18 @@ int user_of(const SubmittedJob& submitted) {
   return user != extras.MemberEnd() && user->value.IsInt() ? user->value.GetInt() : -1;
 }
 
+// The job's queue: its `queue` field, a number or a name (docs/semantics.md §2.10); "" without.
+std::string queue_of(const SubmittedJob& submitted) {
+  if (submitted.extra_json.empty()) return "";
+  rapidjson::Document extras;
+  extras.Parse(submitted.extra_json.c_str());
+  if (extras.HasParseError() || !extras.IsObject()) return "";
+  const auto queue = extras.FindMember("queue");
+  if (queue == extras.MemberEnd()) return "";
+  if (queue->value.IsString()) return queue->value.GetString();
+  return queue->value.IsInt64() ? std::to_string(queue->value.GetInt64()) : "";
+}
+
 // The actual runtime, known when Batsim forwards a delay profile on submission
 // (--forward-profiles-on-submission); kNoTimeLimit otherwise.
 Time runtime_of(const std::string& forwarded_profile_json) {
@@ -89,6 +101,7 @@ Job core_job(const SubmittedJob& submitted, Time now) {
   job.nodes = submitted.res;
   job.time_limit = submitted.walltime;
   job.user = user_of(submitted);
+  job.queue = queue_of(submitted);
   return job;
 }
 
@@ -240,7 +253,9 @@ void BatsimAdapter::apply_sched_config(const std::string& text, const EventPosit
   if (overrides.backfill_order) {
     options_.backfill_order = parse_backfill_order(*overrides.backfill_order);
   }
+  if (overrides.queues) options_.queues = overrides.queues;
   if (overrides.predictor_options) log_.info("sched-config sets predictor_options");
+  if (overrides.queues) log_.info("sched-config sets queues");
   for (const auto& [key, value] : {std::pair{"backfill", overrides.backfill},
                                    std::pair{"order", overrides.order},
                                    std::pair{"alloc", overrides.alloc},

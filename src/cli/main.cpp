@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "batfill/adapter/options_json.hpp"
 #include "batfill/adapter/batsim_adapter.hpp"
 #include "batfill/common/machine_set.hpp"
 #include "batfill/core/policy_registry.hpp"
@@ -234,18 +235,22 @@ int simulate(const std::vector<std::string>& arguments) {
   run.reading_seconds = seconds_since(start);
   run.load_factor = opened.transforms.load_factor;
   run.shake = opened.transforms.shake;
+  run.queues = choice.scheduler.queues;
+  if (const std::string& cfg = values["sched-cfg"].as<std::string>(); !cfg.empty() && !run.queues) {
+    run.queues = adapter::parse_options_json(cfg).queues;  // queues given through --sched-cfg
+  }
   const ChosenDecisionProcess chosen = choose_decision_process(values, choice);
   const simulator::SimulationOptions options = simulation_options(values);
   // Rows of _jobs.csv are written as jobs end, and the jobs forgotten.
   const std::string prefix = values["output"].as<std::string>();
-  simulator::OutputFiles outputs(prefix);
+  simulator::OutputFiles outputs(prefix, run.queues);
   const simulator::SimulationResult result = simulator::run_simulation(
       *opened.jobs, *chosen.process, options,
       [&outputs](const simulator::JobRecord& job) { outputs.job_ended(job); });
   run.scheduling_seconds = result.scheduling_seconds;
   const simulator::ScheduleMetrics metrics = outputs.metrics(result.machine_count);
   run.simulation_seconds = seconds_since(start);
-  outputs.finish(metrics, run);
+  outputs.finish(metrics, run);  // fills run.queue_figures
   // The summary's wall time is the whole command: reading, simulating and writing the outputs.
   run.simulation_seconds = seconds_since(start);
   print_summary(*opened.jobs, result, scheduler_name(values, chosen, *opened.jobs),

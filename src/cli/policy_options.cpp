@@ -1,5 +1,6 @@
 #include "policy_options.hpp"
 
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <utility>
@@ -34,6 +35,7 @@ void set_once(std::string& slot, const std::string& value, const std::string& wh
 struct PredictionNames {
   std::string predictor, corrector, backfill_order;
   std::optional<PredictorOptions> predictor_options;
+  std::shared_ptr<const QueueConfig> queues;  // --queues or the key `queues`
 };
 
 // batsched's --variant_options is the same JSON object as Batsim's sched-config.
@@ -54,6 +56,7 @@ void apply_variant_options(const std::string& json, std::string& policy, std::st
     set_once(prediction.backfill_order, *overrides.backfill_order, "backfill orders");
   }
   if (overrides.predictor_options) prediction.predictor_options = overrides.predictor_options;
+  if (overrides.queues) prediction.queues = overrides.queues;
 }
 
 PredictionNames prediction_names(const po::variables_map& values) {
@@ -62,6 +65,10 @@ PredictionNames prediction_names(const po::variables_map& values) {
   if (values.count("corrector")) names.corrector = values["corrector"].as<std::string>();
   if (values.count("backfill-order")) {
     names.backfill_order = values["backfill-order"].as<std::string>();
+  }
+  if (values.count("queues")) {
+    names.queues = std::make_shared<const QueueConfig>(
+        adapter::read_queue_config(values["queues"].as<std::string>()));
   }
   if (values.count("predictor-options")) {
     try {
@@ -77,6 +84,7 @@ PredictionNames prediction_names(const po::variables_map& values) {
 void apply_prediction(const PredictionNames& names, SchedulerOptions& options) {
   if (!names.predictor.empty()) options.predictor = find_predictor(names.predictor).name;
   if (names.predictor_options) options.predictor_options = *names.predictor_options;
+  if (names.queues) options.queues = names.queues;
   if (!names.corrector.empty()) options.corrector = adapter::corrector_setting(names.corrector);
   if (!names.backfill_order.empty()) {
     options.backfill_order = parse_backfill_order(names.backfill_order);
@@ -122,9 +130,12 @@ po::options_description policy_options_description() {
         join(corrector_names())).c_str())
       ("backfill-order", po::value<std::string>(),
        "order of the backfill candidates: queue (default) or sjbf (shortest predicted first)")
+      ("queues", po::value<std::string>(),
+       "JSON file of LSF-style queues: priorities, reservations, backfill, slot limits "
+       "(docs/semantics.md §2.10)")
       ("variant_options", po::value<std::string>(),
        "JSON object with keys backfill, order, alloc, predictor, predictor_options, corrector, "
-       "backfill_order (batsched's option)")
+       "backfill_order, queues (batsched's option)")
       ("verbosity", po::value<std::string>(), "quiet, info or debug (batsched also has silent)");
   return options;
 }

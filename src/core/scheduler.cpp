@@ -13,7 +13,8 @@ Scheduler::Scheduler(int machine_count, std::unique_ptr<Policy> policy, Schedule
       options_(options),
       predictor_(make_predictor(options_.predictor, options_.predictor_options)),
       corrector_(options_.corrector.empty() ? nullptr : make_corrector(options_.corrector)),
-      pool_(machine_count) {
+      pool_(machine_count),
+      queues_(options_.queues ? *options_.queues : QueueConfig::implicit()) {
   if (machine_count <= 0) {
     throw std::invalid_argument("a machine needs at least one node, got " +
                                 std::to_string(machine_count));
@@ -22,6 +23,17 @@ Scheduler::Scheduler(int machine_count, std::unique_ptr<Policy> policy, Schedule
     throw std::invalid_argument("backfill order " + quoted(to_string(options_.backfill_order)) +
                                 " needs a policy that orders its candidates (easy-classic)");
   }
+  queues_.validate();
+  if (options_.queues && !policy_->supports_queues()) {
+    throw std::invalid_argument("this policy does not implement queues (--queues)");
+  }
+}
+
+bool Scheduler::ahead(const Job& a, const Job& b, Time now) const {
+  const int pa = queues_.queues[static_cast<std::size_t>(a.queue_index)].priority;
+  const int pb = queues_.queues[static_cast<std::size_t>(b.queue_index)].priority;
+  if (pa != pb) return pa > pb;
+  return queued_before(options_.order, a, b, now);
 }
 
 void Scheduler::complete(const JobId& id, Time now) {
@@ -30,6 +42,7 @@ void Scheduler::complete(const JobId& id, Time now) {
     throw std::invalid_argument("completion of job '" + id + "', which is not running");
   }
   pool_.release(it->second.machines);
+  slots_.remove(it->second.job);
   releases_.erase(it->second.release);
   const Job job = std::move(it->second.job);
   to_learn_.push_back({now, it->second.start_sequence, job, now - it->second.start});
@@ -144,13 +157,23 @@ void Scheduler::submit(const Job& job) {
   if (!job.has_time_limit() && policy_->needs_time_limits()) {
     return reject(job, "has no time limit (walltime), which backfilling needs");
   }
+  const int queue_index = queues_.queue_index(job.queue);
+  if (queue_index < 0) {
+    return reject(job, "is in queue " + quoted(job.queue.empty() ? "(none)" : job.queue) +
+                           ", which no configured queue lists, and there is no default queue");
+  }
+  const QueueSpec& queue = queues_.queues[static_cast<std::size_t>(queue_index)];
+  if (job.nodes > std::min(queue.slot_limit, queue.user_slot_limit)) {
+    return reject(job, "requests " + std::to_string(job.nodes) + " nodes but queue " +
+                           quoted(queue.name) + " lets a user hold at most " +
+                           std::to_string(std::min(queue.slot_limit, queue.user_slot_limit)));
+  }
   Job& stored = waiting_.emplace(job.id, job).first->second;
+  stored.queue_index = queue_index;
   stored.prediction = predict(stored);
   const Time now = job.submit_time;
   queue_.insert(std::upper_bound(queue_.begin(), queue_.end(), &stored,
-                                 [&](const Job* a, const Job* b) {
-                                   return queued_before(options_.order, *a, *b, now);
-                                 }),
+                                 [&](const Job* a, const Job* b) { return ahead(*a, *b, now); }),
                 &stored);
 }
 
@@ -167,9 +190,8 @@ std::vector<Decision> Scheduler::schedule(Time now) {
   pending_.clear();
   if (queue_.empty()) return decisions;
   if (depends_on_time(options_.order)) {
-    std::stable_sort(queue_.begin(), queue_.end(), [&](const Job* a, const Job* b) {
-      return queued_before(options_.order, *a, *b, now);
-    });
+    std::stable_sort(queue_.begin(), queue_.end(),
+                     [&](const Job* a, const Job* b) { return ahead(*a, *b, now); });
   }
 
   const std::vector<const Job*> starting = policy_->select_jobs_to_start(view_at(now, queue_));
@@ -218,6 +240,7 @@ void Scheduler::start(const Job& waiting, Time now, std::vector<Decision>& decis
   running.start_sequence = started_count_++;
   running.machines = pool_.allocate(job.nodes, options_.allocation);
   running.release = releases_.emplace(planned_end(job, now), job.nodes);
+  slots_.add(job);
   Decision decision;
   decision.job_id = job.id;
   decision.machines = running.machines;
@@ -229,12 +252,17 @@ void Scheduler::start(const Job& waiting, Time now, std::vector<Decision>& decis
 Time Scheduler::estimate_start(const Job& job, Time now) const {
   if (job.nodes <= 0 || job.nodes > pool_.size()) return kNever;
   if (!job.has_time_limit() && policy_->needs_time_limits()) return kNever;
+  Job queued = job;
+  queued.queue_index = queues_.queue_index(job.queue);
+  if (queued.queue_index < 0) return kNever;
+  const QueueSpec& spec = queues_.queues[static_cast<std::size_t>(queued.queue_index)];
+  if (job.nodes > std::min(spec.slot_limit, spec.user_slot_limit)) return kNever;
   // The queue as it would be with `job` submitted now.
-  auto ahead = [&](const Job* a, const Job* b) { return queued_before(options_.order, *a, *b, now); };
+  auto before = [&](const Job* a, const Job* b) { return ahead(*a, *b, now); };
   std::vector<const Job*> queue = queue_;
-  if (depends_on_time(options_.order)) std::stable_sort(queue.begin(), queue.end(), ahead);
-  queue.insert(std::upper_bound(queue.begin(), queue.end(), &job, ahead), &job);
-  return policy_->estimate_start(job, view_at(now, queue));
+  if (depends_on_time(options_.order)) std::stable_sort(queue.begin(), queue.end(), before);
+  queue.insert(std::upper_bound(queue.begin(), queue.end(), &queued, before), &queued);
+  return policy_->estimate_start(queued, view_at(now, queue));
 }
 
 SchedulingView Scheduler::view_at(Time now, const std::vector<const Job*>& queue) const {
@@ -245,6 +273,8 @@ SchedulingView Scheduler::view_at(Time now, const std::vector<const Job*>& queue
   view.queue = &queue;
   view.releases = &releases_;
   view.backfill_order = options_.backfill_order;
+  view.queues = &queues_;
+  view.slots = &slots_;
   return view;
 }
 

@@ -31,9 +31,15 @@ protocol::JobSubmitted job_submitted(const SimulatedJob& job) {
   event.job.profile = job.record.profile;
   event.job.walltime = job.record.job.time_limit;
   event.job.extra_json = job.extra_json;
-  // The user of an SWF record (field 12) as Batsim's JSON user field `user`.
-  if (event.job.extra_json.empty() && job.record.job.user >= 0) {
-    event.job.extra_json = "{\"user\":" + std::to_string(job.record.job.user) + "}";
+  // The user (field 12) and queue (field 15) of an SWF record as Batsim's JSON user fields
+  // `user` and `queue`.
+  if (event.job.extra_json.empty()) {
+    std::string fields;
+    if (job.record.job.user >= 0) fields += "\"user\":" + std::to_string(job.record.job.user);
+    if (!job.record.job.queue.empty()) {
+      fields += std::string(fields.empty() ? "" : ",") + "\"queue\":" + job.record.job.queue;
+    }
+    if (!fields.empty()) event.job.extra_json = "{" + fields + "}";
   }
   // Delay profiles are forwarded, as Batsim does with --forward-profiles-on-submission: the
   // clairvoyant predictor reads the runtime there (docs/semantics.md §2.9).

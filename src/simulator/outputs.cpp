@@ -189,6 +189,32 @@ void RejectionReasons::add(const JobRecord& job) {
   ++groups_[std::string(reason)];
 }
 
+QueueFigures::QueueFigures(std::shared_ptr<const QueueConfig> config)
+    : config_(std::move(config)), sums_(config_->queues.size()) {
+  for (std::size_t i = 0; i < sums_.size(); ++i) sums_[i].name = config_->queues[i].name;
+}
+
+void QueueFigures::add(const JobRecord& job) {
+  const int index = config_->queue_index(job.job.queue);
+  if (!job.executed() || index < 0) return;
+  QueueMetrics& queue = sums_[static_cast<std::size_t>(index)];
+  const double run = to_seconds(job.execution_time());
+  ++queue.jobs;
+  queue.mean_waiting_time += to_seconds(job.waiting_time());
+  queue.mean_bounded_slowdown +=
+      std::max(1.0, to_seconds(job.turnaround_time()) / std::max(run, 10.0));
+}
+
+std::vector<QueueMetrics> QueueFigures::metrics() const {
+  std::vector<QueueMetrics> queues = sums_;
+  for (QueueMetrics& queue : queues) {
+    if (queue.jobs == 0) continue;
+    queue.mean_waiting_time /= queue.jobs;
+    queue.mean_bounded_slowdown /= queue.jobs;
+  }
+  return queues;
+}
+
 void write_schedule_csv(std::ostream& out, const ScheduleMetrics& m, const RunInfo& run) {
   const double computing = m.busy_node_seconds;
   const double platform_seconds = m.machine_count * to_seconds(m.makespan);
@@ -224,6 +250,13 @@ void write_schedule_csv(std::ostream& out, const ScheduleMetrics& m, const RunIn
   };
   if (!run.load_factor.empty()) row["load_factor"] = run.load_factor;
   if (!run.shake.empty()) row["shake"] = run.shake;
+  if (run.queues) {
+    for (const QueueMetrics& queue : run.queue_figures) {
+      row["queue_" + queue.name + "_nb_jobs_finished"] = std::to_string(queue.jobs);
+      row["queue_" + queue.name + "_mean_waiting_time"] = fixed6(queue.mean_waiting_time);
+      row["queue_" + queue.name + "_mean_bounded_slowdown"] = fixed6(queue.mean_bounded_slowdown);
+    }
+  }
   std::string header, values;
   for (const auto& [key, value] : row) {
     header += (header.empty() ? "" : ",") + key;
@@ -259,6 +292,14 @@ void write_summary(std::ostream& out, const RejectionReasons& rejections,
                 m.mean_waiting_time_executed, m.mean_bounded_slowdown, run.simulation_seconds,
                 run.reading_seconds, run.scheduling_seconds);
   out << line;
+  if (!run.queues) return;
+  for (const QueueMetrics& queue : run.queue_figures) {
+    std::snprintf(line, sizeof line,
+                  "queue %s: %d jobs executed, mean wait %.1f s, mean bounded slowdown %.4f\n",
+                  queue.name.c_str(), queue.jobs, queue.mean_waiting_time,
+                  queue.mean_bounded_slowdown);
+    out << line;
+  }
 }
 
 namespace {
@@ -277,10 +318,12 @@ std::string with_directory(const std::string& prefix) {
 }
 }  // namespace
 
-OutputFiles::OutputFiles(const std::string& prefix)
+OutputFiles::OutputFiles(const std::string& prefix, std::shared_ptr<const QueueConfig> queues)
     : prefix_(with_directory(prefix)),
       jobs_file_(open_output(prefix_ + "_jobs.csv")),
-      jobs_(jobs_file_) {}
+      jobs_(jobs_file_) {
+  if (queues) queues_.emplace(std::move(queues));
+}
 
 OutputFiles::~OutputFiles() {
   if (finished_) return;
@@ -293,9 +336,11 @@ void OutputFiles::job_ended(const JobRecord& job) {
   jobs_.write(job);
   metrics_.add(job);
   reasons_.add(job);
+  if (queues_) queues_->add(job);
 }
 
-void OutputFiles::finish(const ScheduleMetrics& metrics, const RunInfo& run) {
+void OutputFiles::finish(const ScheduleMetrics& metrics, RunInfo& run) {
+  if (queues_) run.queue_figures = queues_->metrics();
   jobs_.flush();
   std::ofstream schedule_file = open_output(prefix_ + "_schedule.csv");
   write_schedule_csv(schedule_file, metrics, run);

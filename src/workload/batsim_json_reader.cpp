@@ -287,6 +287,11 @@ class BatsimJsonReader {
     if (const Value* user = member(value, "user"); user != nullptr && user->IsInt()) {
       job.job.user = user->GetInt();
     }
+    // Its queue, a number or a name (docs/semantics.md §2.10).
+    if (const Value* queue = member(value, "queue"); queue != nullptr) {
+      if (queue->IsString()) job.job.queue = queue->GetString();
+      if (queue->IsInt64()) job.job.queue = std::to_string(queue->GetInt64());
+    }
     workload_.jobs.push_back(std::move(job));
   }
 

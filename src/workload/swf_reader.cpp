@@ -35,6 +35,7 @@ constexpr int kAllocatedProcessors = 5;
 constexpr int kRequestedProcessors = 8;
 constexpr int kRequestedTime = 9;
 constexpr int kUserId = 12;
+constexpr int kQueueNumber = 15;
 
 // "; MaxProcs: 338" and "; MaxNodes: 338 (batch partition; 512 total)": the leading number.
 void read_header_comment(std::string_view comment, const std::string& location,
@@ -186,6 +187,11 @@ void SwfRecordParser::read_fields(WorkloadJob& job) {
   // The user, for predictors that learn per user (docs/semantics.md §2.9); -1 stays unknown.
   if (const std::optional<int> user = detail::whole_int(number_[kUserId]); user && *user >= 0) {
     job.job.user = *user;
+  }
+  // The queue (docs/semantics.md §2.10); -1 is SWF's "unknown".
+  if (const std::optional<int> queue = detail::whole_int(number_[kQueueNumber]);
+      queue && *queue >= 0) {
+    job.job.queue = std::to_string(*queue);
   }
 
   const double requested_time = number_[kRequestedTime];

@@ -204,7 +204,7 @@ TEST(BatsimAdapter, UnknownSchedConfigKeyIsAnError) {
   } catch (const ProtocolError& e) {
     EXPECT_STREQ(e.what(), "event 0 (SIMULATION_BEGINS): field 'config.sched-config': unknown "
                            "key 'foo' (valid: backfill, order, alloc, predictor, predictor_options, "
-                           "corrector, backfill_order)");
+                           "corrector, backfill_order, queues)");
   }
 }
 
@@ -274,11 +274,13 @@ TEST(BatsimAdapter, StampsEveryDecisionWithTheRequestNow) {
 
 // ---- Rejections ------------------------------------------------------------------------------
 
+// A job without walltime is not one of them (docs/semantics.md §2.10): w0!3 queues ahead of
+// w0!4 (ids in number order) and takes machine 0.
 TEST(BatsimAdapter, RejectsJobsThatCanNeverRun) {
   Session session(4);
   EXPECT_EQ(session.send_at(0, {submission("w0!4", 1, 10), submission("w0!1", 5),
                                 submission("w0!2", 0), submission("w0!3", 1, std::nullopt)}),
-            (Decisions{{"w0!1", ""}, {"w0!2", ""}, {"w0!3", ""}, {"w0!4", "0"}}));
+            (Decisions{{"w0!1", ""}, {"w0!2", ""}, {"w0!3", "0"}, {"w0!4", "1"}}));
 }
 
 TEST(BatsimAdapter, RejectionsCarryTheCoreReason) {

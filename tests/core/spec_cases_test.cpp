@@ -52,12 +52,16 @@ TEST(Rejection, ImpossibleJobsNeverBlockTheQueue) {
   }
 }
 
-TEST(Rejection, BackfillingNeedsTimeLimitsFcfsDoesNot) {
+// Jobs without a limit run (docs/semantics.md §2.10), except under conservative-classic, whose
+// profile plans every job for its whole limit (§2.7).
+TEST(Rejection, OnlyConservativeClassicNeedsTimeLimits) {
   std::vector<TraceJob> trace = jobs({{0, 10, 10}});
   trace[0].job.time_limit = kNoTimeLimit;
-  EXPECT_EQ(testing::replay(trace, 100, "easy").rejected.count("0"), 1u);
-  EXPECT_EQ(testing::replay(trace, 100, "conservative").rejected.count("0"), 1u);
+  EXPECT_EQ(testing::replay(trace, 100, "easy").start.at("0"), 0);
+  EXPECT_EQ(testing::replay(trace, 100, "easy-classic").start.at("0"), 0);
+  EXPECT_EQ(testing::replay(trace, 100, "conservative").start.at("0"), 0);
   EXPECT_EQ(testing::replay(trace, 100, "none").start.at("0"), 0);
+  EXPECT_EQ(testing::replay(trace, 100, "conservative-classic").rejected.count("0"), 1u);
 }
 
 }  // namespace

@@ -67,7 +67,7 @@ TEST(StartEstimate, NeverForJobsThatCanNeverRun) {
     EXPECT_EQ(scheduler.estimate_start(job("big", 101, 10), 0), kNever) << policy.name;
     EXPECT_EQ(scheduler.estimate_start(job("none", 0, 10), 0), kNever) << policy.name;
   }
-  EXPECT_EQ(blocked_head("easy").estimate_start(job("nolimit", 1, -1), 0), kNever);
+  EXPECT_EQ(blocked_head("conservative-classic").estimate_start(job("nolimit", 1, -1), 0), kNever);
 }
 
 // The estimate is computed after the queue's own order: a job that the order puts ahead of the

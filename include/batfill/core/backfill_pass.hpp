@@ -10,19 +10,24 @@
 #include <vector>
 
 #include "batfill/core/policy.hpp"
+#include "batfill/core/queue_rules.hpp"
 #include "batfill/core/release_timeline.hpp"
 
 namespace batfill {
 
 class BackfillPass {
  public:
-  explicit BackfillPass(const SchedulingView& view);
+  // `clock`: the policy's reservation clock (queue_rules.hpp), null for estimates.
+  BackfillPass(const SchedulingView& view, ReservationClock* clock);
 
   Time now() const { return timeline_.now(); }
   const ReleaseTimeline& timeline() const { return timeline_; }
+  QueueGate& gate() { return gate_; }
 
   // Step 1: while the queue head fits in the free nodes it starts, with no other condition
   // (spec, edge case 1). Returns the head left waiting, or nullptr when the queue is empty.
+  // With queues (docs/semantics.md §2.10) jobs held by a slot limit, or blocked in a queue
+  // that does not reserve, are passed over: the head is the first blocked job that reserves.
   const Job* start_fitting_heads();
 
   // Calls visit(position, job) for each job still waiting behind the current head, in queue
@@ -41,6 +46,7 @@ class BackfillPass {
 
   const std::vector<const Job*>& queue_;
   ReleaseTimeline timeline_;
+  QueueGate gate_;
   std::size_t head_ = 0;
   std::vector<std::size_t> started_positions_;  // sorted
   std::vector<const Job*> started_;

@@ -17,6 +17,10 @@ struct Job {
   int nodes = 0;                 // requested machines
   Time time_limit = kNoTimeLimit;  // walltime: the job is killed when it reaches it
   int user = -1;                   // the submitting user, -1 when the input has none
+  // The queue id of the input (SWF field 15, Batsim's `queue`), "" when it has none, and the
+  // configured queue it resolves to, set by the Scheduler (docs/semantics.md §2.10).
+  std::string queue;
+  int queue_index = 0;
   // The actual runtime, known only in replays (SWF field 4, a delay profile): only the
   // clairvoyant predictor reads it. kNoTimeLimit when unknown.
   Time runtime = kNoTimeLimit;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "batfill/core/job.hpp"
+#include "batfill/core/queue_config.hpp"
 #include "batfill/common/time.hpp"
 
 namespace batfill {
@@ -35,15 +36,21 @@ struct SchedulingView {
   const std::vector<const Job*>* queue = nullptr;  // waiting jobs, in queue order
   const PlannedReleases* releases = nullptr;
   BackfillOrder backfill_order = BackfillOrder::kQueue;
+  // The queues (docs/semantics.md §2.10), never null: one implicit queue without --queues.
+  const QueueConfig* queues = nullptr;
+  const class SlotUsage* slots = nullptr;  // nodes held by the running jobs per queue and user
 };
 
 class Policy {
  public:
   virtual ~Policy() = default;
 
-  // Whether jobs without a time limit must be rejected at submission (backfilling plans with
-  // every job's limit; plain FCFS does not need one).
-  virtual bool needs_time_limits() const { return true; }
+  // Whether jobs without a time limit must be rejected at submission. Policies that follow
+  // docs/semantics.md §2.10 accept them: such a job never backfills.
+  virtual bool needs_time_limits() const { return false; }
+  // Whether the policy applies configured queues (docs/semantics.md §2.10); the Scheduler
+  // refuses --queues otherwise.
+  virtual bool supports_queues() const { return true; }
 
   // Whether the policy plans with predicted runtimes; one that does not plans with walltimes
   // whatever the predictor (the spec's CONSERVATIVE, docs/semantics.md §2.9).

@@ -32,6 +32,13 @@ class ReleaseTimeline {
   // before `time`, all the releases of that instant included (the classic EASY's extra nodes).
   int free_nodes_at(Time time) const;
 
+  // Whether `nodes` nodes come free only when a job without a run limit ends: the reservation's
+  // start is unknown, so nothing may be planned around it (docs/semantics.md §2.10). A
+  // reservation that is never because machines are unavailable is not such a case (§2.8).
+  bool waits_on_unlimited(int nodes) const {
+    return earliest_time_with(nodes) == kNever && free_nodes_at(kNever) >= nodes;
+  }
+
  private:
   Time now_;
   int free_nodes_;

@@ -15,6 +15,7 @@
 #include "batfill/core/policy.hpp"
 #include "batfill/core/prediction.hpp"
 #include "batfill/core/queue_order.hpp"
+#include "batfill/core/slot_limit.hpp"
 
 namespace batfill {
 
@@ -26,6 +27,8 @@ struct SchedulerOptions {
   PredictorOptions predictor_options;
   std::string corrector;  // "" = none: a job that outlives its prediction stays overdue
   BackfillOrder backfill_order = BackfillOrder::kQueue;
+  // The queues (docs/semantics.md §2.10); null: one implicit queue that reserves and backfills.
+  std::shared_ptr<const QueueConfig> queues;
 };
 
 struct Decision {
@@ -64,6 +67,7 @@ class Scheduler {
   // next correct_predictions(now) would give it); kNever for a job not running.
   Time planned_end_of(const JobId& id, Time now) const;
   int corrections_of(const JobId& id) const;
+  const QueueConfig& queues() const { return queues_; }
 
   // When `job` (not yet submitted) would start if submitted now: Batsim's
   // estimate_waiting_time QUERY. Returns kNever for a job that can never run.
@@ -103,6 +107,8 @@ class Scheduler {
   // Applies the corrector while a correction is due by `now`; returns how many it made.
   int correct_until(RunningJob& running, Time now) const;
   const RunningJob& running_job(const JobId& id) const;
+  // Queue priority first, then --order (docs/semantics.md §2.10).
+  bool ahead(const Job& a, const Job& b, Time now) const;
 
   std::unique_ptr<Policy> policy_;
   SchedulerOptions options_;
@@ -123,6 +129,8 @@ class Scheduler {
   std::vector<const Job*> queue_;           // in queue order
   std::unordered_map<JobId, RunningJob> running_;
   PlannedReleases releases_;
+  QueueConfig queues_;
+  SlotUsage slots_;
   std::vector<Decision> pending_;  // rejections made since the last schedule()
 };
 

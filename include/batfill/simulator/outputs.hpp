@@ -4,10 +4,13 @@
 
 #include <fstream>
 #include <map>
+#include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
+#include "batfill/core/queue_config.hpp"
 #include "batfill/simulator/job_record.hpp"
 
 namespace batfill::simulator {
@@ -43,6 +46,26 @@ class RejectionReasons {
   std::map<std::string, int> groups_;
 };
 
+// One configured queue's figures, over its executed jobs (docs/semantics.md §2.10).
+struct QueueMetrics {
+  std::string name;
+  int jobs = 0;  // executed
+  double mean_waiting_time = 0;
+  double mean_bounded_slowdown = 0;
+};
+
+// QueueMetrics of every configured queue, gathered as jobs end.
+class QueueFigures {
+ public:
+  explicit QueueFigures(std::shared_ptr<const QueueConfig> config);
+  void add(const JobRecord& job);
+  std::vector<QueueMetrics> metrics() const;
+
+ private:
+  std::shared_ptr<const QueueConfig> config_;
+  std::vector<QueueMetrics> sums_;  // by queue index: counts and sums until metrics()
+};
+
 struct RunInfo {
   std::string version;           // batsim_version column: "batfill <version>"
   double reading_seconds = 0;     // wall time spent reading the workload
@@ -52,6 +75,10 @@ struct RunInfo {
   // untransformed run's files stay exactly Batsim's.
   std::string load_factor;  // "" when 1
   std::string shake;        // "SEED:PCT", "" without shaking
+  // With --queues (docs/semantics.md §2.10): the summary and _schedule.csv add each queue's
+  // job count, mean wait and mean bounded slowdown. Null without, so the files stay Batsim's.
+  std::shared_ptr<const QueueConfig> queues;
+  std::vector<QueueMetrics> queue_figures;  // filled by OutputFiles::finish
 };
 
 // PREFIX_schedule.csv: one header row and one value row, keys in lexicographic order like
@@ -68,14 +95,16 @@ void write_summary(std::ostream& out, const RejectionReasons& reasons,
 // before finish() leaves no PREFIX_jobs.csv behind, as when the files were written at the end.
 class OutputFiles {
  public:
-  explicit OutputFiles(const std::string& prefix);
+  // `queues`: the configured queues whose figures are gathered (null: none).
+  explicit OutputFiles(const std::string& prefix,
+                       std::shared_ptr<const QueueConfig> queues = nullptr);
   ~OutputFiles();
   void job_ended(const JobRecord& job);
   // The metrics of the jobs ended so far.
   ScheduleMetrics metrics(int machine_count) const { return metrics_.metrics(machine_count); }
   const RejectionReasons& reasons() const { return reasons_; }
   // Completes PREFIX_jobs.csv and writes PREFIX_schedule.csv.
-  void finish(const ScheduleMetrics& metrics, const RunInfo& run);
+  void finish(const ScheduleMetrics& metrics, RunInfo& run);  // sets run.queue_figures
 
  private:
   std::string prefix_;
@@ -83,6 +112,7 @@ class OutputFiles {
   JobsCsvWriter jobs_;
   MetricsAccumulator metrics_;
   RejectionReasons reasons_;
+  std::optional<QueueFigures> queues_;
   bool finished_ = false;
 };
 

@@ -228,6 +228,11 @@ class Plan {
 
 class ConservativeClassic final : public Policy {
  public:
+  // The profile plans every job for its whole limit; queues (docs/semantics.md §2.10) are not
+  // implemented here.
+  bool needs_time_limits() const override { return true; }
+  bool supports_queues() const override { return false; }
+
   std::vector<const Job*> select_jobs_to_start(const SchedulingView& view) override {
     if (!plan_) plan_.emplace(view.machine_count, view.now);
     plan_->catch_up(view);

@@ -19,6 +19,7 @@
 #include <algorithm>
 
 #include "batfill/core/policy.hpp"
+#include "batfill/core/queue_rules.hpp"
 #include "batfill/core/release_timeline.hpp"
 
 namespace batfill {
@@ -43,26 +44,44 @@ class EasyClassic final : public Policy {
   std::vector<const Job*> select_jobs_to_start(const SchedulingView& view) override {
     std::vector<const Job*> started;
     ReleaseTimeline timeline(view);
+    QueueGate gate(view, &clock_);
     const std::vector<const Job*>& queue = *view.queue;
     auto start = [&](const Job* job) {
       timeline.start(*job);
+      gate.start(*job);
       started.push_back(job);
     };
 
+    // The head cascade. With queues (docs/semantics.md §2.10) a job held by a slot limit, or
+    // blocked in a queue that does not reserve, is passed over: the head is the first blocked
+    // job that holds a reservation.
     std::size_t head = 0;
-    while (head < queue.size() && queue[head]->nodes <= timeline.free_nodes()) {
-      start(queue[head++]);
+    for (; head < queue.size(); ++head) {
+      const Job* job = queue[head];
+      if (!gate.within_limits(*job)) continue;
+      if (job->nodes <= timeline.free_nodes()) {
+        start(job);
+      } else if (gate.may_reserve(*job)) {
+        break;
+      }
     }
     if (head == queue.size()) return started;
 
     const int head_nodes = queue[head]->nodes;
     const Time shadow_time = timeline.earliest_time_with(head_nodes);
+    // The head waits for a job without a run limit: its start is unknown, so nothing may be
+    // planned around it (LSF cannot backfill then).
+    if (shadow_time == kNever && timeline.waits_on_unlimited(head_nodes)) return started;
     // Counts every job released at the shadow time, as the head may use all of them.
     int extra_nodes = timeline.free_nodes_at(shadow_time) - head_nodes;
     for (const Job* job : candidates(view, head)) {
       if (timeline.free_nodes() == 0) break;
-      if (job->nodes > timeline.free_nodes()) continue;
-      if (planned_end(*job, view.now) <= shadow_time) {
+      if (job->nodes > timeline.free_nodes() || !job->has_time_limit() ||
+          !gate.within_limits(*job)) {
+        continue;
+      }
+      // Ending by the shadow time uses the head's reserved nodes: only backfill queues may.
+      if (gate.may_backfill(*job) && planned_end(*job, view.now) <= shadow_time) {
         start(job);
       } else if (job->nodes <= extra_nodes) {
         extra_nodes -= job->nodes;
@@ -71,6 +90,9 @@ class EasyClassic final : public Policy {
     }
     return started;
   }
+
+ private:
+  ReservationClock clock_;
 };
 
 }  // namespace

@@ -1,6 +1,9 @@
-// Plain FCFS: the queue head starts when it fits; nothing ever overtakes it.
+// Plain FCFS: the queue head starts when it fits; nothing ever overtakes it. With queues
+// (docs/semantics.md §2.10) the head is the first job that may reserve; a job held by a slot
+// limit, or one that does not fit and whose queue does not reserve, is passed over.
 
 #include "batfill/core/policy.hpp"
+#include "batfill/core/queue_rules.hpp"
 #include "batfill/core/start_estimate.hpp"
 
 namespace batfill {
@@ -8,14 +11,18 @@ namespace {
 
 class Fcfs final : public Policy {
  public:
-  bool needs_time_limits() const override { return false; }
-
   std::vector<const Job*> select_jobs_to_start(const SchedulingView& view) override {
     std::vector<const Job*> started;
+    QueueGate gate(view, &clock_);
     int free_nodes = view.free_nodes;
     for (const Job* job : *view.queue) {
-      if (job->nodes > free_nodes) break;
+      if (!gate.within_limits(*job)) continue;
+      if (job->nodes > free_nodes) {
+        if (gate.may_reserve(*job)) break;
+        continue;
+      }
       free_nodes -= job->nodes;
+      gate.start(*job);
       started.push_back(job);
     }
     return started;
@@ -25,6 +32,9 @@ class Fcfs final : public Policy {
   Time estimate_start(const Job& job, const SchedulingView& view) const override {
     return planned_start_in_queue(job, view, /*may_overtake=*/false);
   }
+
+ private:
+  ReservationClock clock_;
 };
 
 }  // namespace

@@ -23,7 +23,7 @@ class SpecConservative final : public Policy {
 
   std::vector<const Job*> select_jobs_to_start(const SchedulingView& view) override {
     if (view.free_nodes == 0) return {};
-    BackfillPass pass(view);
+    BackfillPass pass(view, &clock_);
     bool backfilled = true;
     while (backfilled) {
       const Job* head = pass.start_fitting_heads();
@@ -35,11 +35,17 @@ class SpecConservative final : public Policy {
         // A window at `now` (a job ahead fits now but did not start) blocks everyone behind
         // it: no planned end is strictly before now. The spec intends this (docs/semantics.md §2.8, item 10).
         if (window <= pass.now()) return false;
-        if (job.nodes <= pass.timeline().free_nodes() && planned_end(job, pass.now()) < window) {
+        // A window that waits on a job without a run limit is unknown: nothing backfills.
+        if (window == kNever && pass.timeline().waits_on_unlimited(smallest_ahead)) return false;
+        QueueGate& gate = pass.gate();
+        if (job.nodes <= pass.timeline().free_nodes() && gate.may_backfill(job) &&
+            gate.within_limits(job) && planned_end(job, pass.now()) < window) {
           pass.start(position);
           backfilled = true;
           window = pass.timeline().earliest_time_with(smallest_ahead);
-        } else if (job.nodes < smallest_ahead) {
+        } else if (job.nodes < smallest_ahead && gate.within_limits(job) &&
+                   gate.may_reserve(job)) {
+          // Only jobs that hold a reservation have a shadow that others must respect.
           smallest_ahead = job.nodes;
           window = pass.timeline().earliest_time_with(smallest_ahead);
         }
@@ -48,6 +54,9 @@ class SpecConservative final : public Policy {
     }
     return pass.take_started();
   }
+
+ private:
+  ReservationClock clock_;
 };
 
 }  // namespace

@@ -14,19 +14,23 @@ class SpecEasy final : public Policy {
  public:
   std::vector<const Job*> select_jobs_to_start(const SchedulingView& view) override {
     if (view.free_nodes == 0) return {};  // every job needs at least one node
-    BackfillPass pass(view);
+    BackfillPass pass(view, &clock_);
     bool backfilled = true;
     while (backfilled) {
       const Job* head = pass.start_fitting_heads();  // step 1
       if (head == nullptr) break;
       // Step 2: the head's reservation, from running jobs (heads just started included).
       const Time reservation = pass.timeline().earliest_time_with(head->nodes);
+      // Waiting for a job without a run limit: the start is unknown, nothing backfills.
+      if (reservation == kNever && pass.timeline().waits_on_unlimited(head->nodes)) break;
       backfilled = false;
       pass.for_each_behind_head([&](std::size_t position, const Job& job) {
         if (pass.timeline().free_nodes() == 0) return false;
         // Step 3: strict `<`, because freed nodes are not back instantly (spec edge case 3).
-        if (job.nodes <= pass.timeline().free_nodes() &&
-            planned_end(job, pass.now()) < reservation) {
+        // Every free node is the head's until the reservation (no extra nodes here), so only
+        // backfill queues may use them (docs/semantics.md §2.10).
+        if (job.nodes <= pass.timeline().free_nodes() && pass.gate().may_backfill(job) &&
+            pass.gate().within_limits(job) && planned_end(job, pass.now()) < reservation) {
           pass.start(position);
           backfilled = true;
         }
@@ -35,6 +39,9 @@ class SpecEasy final : public Policy {
     }
     return pass.take_started();
   }
+
+ private:
+  ReservationClock clock_;
 };
 
 }  // namespace

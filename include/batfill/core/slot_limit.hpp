@@ -1,0 +1,26 @@
+#pragma once
+// The nodes held by running jobs per queue and per user within a queue, checked against the
+// queues' slot_limit and user_slot_limit (docs/semantics.md §2.10).
+
+#include <map>
+#include <utility>
+
+#include "batfill/core/job.hpp"
+#include "batfill/core/queue_config.hpp"
+
+namespace batfill {
+
+class SlotUsage {
+ public:
+  // Whether `job` may start without its queue or its user going over a limit.
+  bool fits(const Job& job, const QueueConfig& config) const;
+  void add(const Job& job) { change(job, job.nodes); }
+  void remove(const Job& job) { change(job, -job.nodes); }
+
+ private:
+  void change(const Job& job, int nodes);
+  std::map<int, int> by_queue_;
+  std::map<std::pair<int, int>, int> by_user_;  // (queue, user)
+};
+
+}  // namespace batfill
