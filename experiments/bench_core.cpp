@@ -19,7 +19,8 @@ const char* const kTraces[] = {BATFILL_SOURCE_DIR "/workloads/KTH-SP2-1996-2.1-c
 const batfill::workload::Workload& cached(const std::string& path) {
   static std::map<std::string, batfill::workload::Workload> workloads;
   auto it = workloads.find(path);
-  if (it == workloads.end()) it = workloads.emplace(path, batfill::workload::read_workload(path)).first;
+  if (it == workloads.end())
+    it = workloads.emplace(path, batfill::workload::read_workload(path)).first;
   return it->second;
 }
 
@@ -40,7 +41,8 @@ void BM_CoreReplay(benchmark::State& state, std::string path, std::string policy
     trace.push_back(t);
   }
   for (auto _ : state) {
-    benchmark::DoNotOptimize(batfill::testing::replay(trace, *workload.machine_count, policy).makespan);
+    benchmark::DoNotOptimize(
+        batfill::testing::replay(trace, *workload.machine_count, policy).makespan);
   }
 }
 

@@ -13,7 +13,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size == 0) return 0;
   const std::string policy = kPolicies[data[0] % 5];
   std::ostringstream log;
-  batfill::adapter::Responder responder(policy, {}, batfill::adapter::Log(batfill::adapter::Verbosity::kQuiet, log));
+  batfill::adapter::Responder responder(
+      policy, {}, batfill::adapter::Log(batfill::adapter::Verbosity::kQuiet, log));
   const std::string text(reinterpret_cast<const char*>(data) + 1, size - 1);
   std::istringstream lines(text);
   std::string request;

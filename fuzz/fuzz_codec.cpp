@@ -23,7 +23,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const std::invalid_argument&) {
     return 0;  // a request-only event, or a value batfill refuses to send
   }
-  const std::string again = batfill::protocol::write_message(batfill::protocol::parse_message(written));
+  const std::string again =
+      batfill::protocol::write_message(batfill::protocol::parse_message(written));
   if (again.size() + 8 < written.size() || written.size() + 8 < again.size()) std::abort();
   return 0;
 }

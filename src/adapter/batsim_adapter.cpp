@@ -183,7 +183,8 @@ void BatsimAdapter::sort_event(const EventPosition& where, Instant& instant) {
   } else if (const auto* killed = std::get_if<JobKilled>(&data)) {
     // batfill never sends KILL_JOB; the machines came back with the JOB_COMPLETED that Batsim
     // sends before this acknowledgment.
-    for (const std::string& id : killed->job_ids) log_.info(where.text() + ": job '" + id + "' killed");
+    for (const std::string& id : killed->job_ids)
+      log_.info(where.text() + ": job '" + id + "' killed");
   } else if (std::holds_alternative<RequestedCall>(data)) {
     if (log_.debugging()) log_.debug(where.text() + ": requested call, corrections and a pass");
     instant.wake_up = true;
@@ -256,12 +257,11 @@ void BatsimAdapter::apply_sched_config(const std::string& text, const EventPosit
   if (overrides.queues) options_.queues = overrides.queues;
   if (overrides.predictor_options) log_.info("sched-config sets predictor_options");
   if (overrides.queues) log_.info("sched-config sets queues");
-  for (const auto& [key, value] : {std::pair{"backfill", overrides.backfill},
-                                   std::pair{"order", overrides.order},
-                                   std::pair{"alloc", overrides.alloc},
-                                   std::pair{"predictor", overrides.predictor},
-                                   std::pair{"corrector", overrides.corrector},
-                                   std::pair{"backfill_order", overrides.backfill_order}}) {
+  for (const auto& [key, value] :
+       {std::pair{"backfill", overrides.backfill}, std::pair{"order", overrides.order},
+        std::pair{"alloc", overrides.alloc}, std::pair{"predictor", overrides.predictor},
+        std::pair{"corrector", overrides.corrector},
+        std::pair{"backfill_order", overrides.backfill_order}}) {
     if (value) log_.info(std::string("sched-config sets ") + key + " = " + *value);
   }
 }
@@ -270,7 +270,7 @@ void BatsimAdapter::complete(const JobCompleted& completed, const EventPosition&
   // Built only for a message: this runs for every completion.
   const auto job = [&completed] { return "job '" + completed.job_id + "'"; };
   const auto active = active_.find(completed.job_id);
-  const JobState state = active != active_.end()         ? active->second
+  const JobState state = active != active_.end()                 ? active->second
                          : completed_.contains(completed.job_id) ? JobState::kCompleted
                          : rejected_.contains(completed.job_id)  ? JobState::kRejected
                                                                  : JobState::kUnknown;
@@ -339,8 +339,8 @@ void BatsimAdapter::notify(const BatsimNotify& notification, const EventPosition
     const MachineSet all = machine_range(0, scheduler_->machine_count() - 1);
     if (!boost::icl::contains(all, notification.resources)) {
       fail(where, "field 'resources': '" + to_string(notification.resources) +
-                      "' names machines beyond the " +
-                      std::to_string(scheduler_->machine_count()) + " compute machines");
+                      "' names machines beyond the " + std::to_string(scheduler_->machine_count()) +
+                      " compute machines");
     }
     if (unavailable) {
       scheduler_->mark_unavailable(notification.resources);
@@ -416,7 +416,8 @@ void BatsimAdapter::answer(const std::vector<const EstimateWaitingTimeQuery*>& q
                            Message& reply) const {
   for (const EstimateWaitingTimeQuery* query : queries) {
     reply.events.push_back(stamped(
-        now, EstimateWaitingTimeAnswer{query->job.id, waiting_estimate(*scheduler_, query->job, now)}));
+        now,
+        EstimateWaitingTimeAnswer{query->job.id, waiting_estimate(*scheduler_, query->job, now)}));
   }
 }
 
@@ -432,7 +433,8 @@ void BatsimAdapter::check_liveness() const {
                            "' starts none: Batsim would deadlock");
   }
   if (no_more_external_events_) {
-    throw ProtocolError(waiting + " for unavailable machines, nothing runs and no external "
+    throw ProtocolError(waiting +
+                        " for unavailable machines, nothing runs and no external "
                         "event will make machines available again: Batsim would deadlock");
   }
   log_.debug(waiting + " for unavailable machines to come back");

@@ -20,9 +20,9 @@ namespace batfill::adapter {
 namespace {
 
 const std::vector<std::string>& option_keys() {
-  static const std::vector<std::string> keys = {"backfill",  "order",     "alloc",
-                                                "predictor", "predictor_options",
-                                                "corrector", "backfill_order", "queues"};
+  static const std::vector<std::string> keys = {
+      "backfill",          "order",     "alloc",          "predictor",
+      "predictor_options", "corrector", "backfill_order", "queues"};
   return keys;
 }
 
@@ -62,7 +62,8 @@ PredictorOptions predictor_options_of(const rapidjson::Value& object) {
       member.value.Accept(writer);
       options[key] = text.GetString();
     } else {
-      throw std::invalid_argument("predictor option " + quoted(key) + " must be a number or a string");
+      throw std::invalid_argument("predictor option " + quoted(key) +
+                                  " must be a number or a string");
     }
   }
   return options;
@@ -70,9 +71,10 @@ PredictorOptions predictor_options_of(const rapidjson::Value& object) {
 
 // The queue keys and how each is read.
 const std::vector<std::string>& queue_keys() {
-  static const std::vector<std::string> keys = {
-      "name",           "ids",        "priority",      "backfill",
-      "slot_reserve",   "max_reserve_time", "slot_limit", "user_slot_limit"};
+  static const std::vector<std::string> keys = {"name",         "ids",
+                                                "priority",     "backfill",
+                                                "slot_reserve", "max_reserve_time",
+                                                "slot_limit",   "user_slot_limit"};
   return keys;
 }
 
@@ -141,14 +143,16 @@ QueueConfig queue_config_of(const rapidjson::Value& value, const std::string& so
   for (const auto& member : value.GetObject()) {
     const std::string key = member.name.GetString();
     if (key == "queues") {
-      if (!member.value.IsArray()) throw std::invalid_argument(source + ": 'queues' must be an array");
+      if (!member.value.IsArray())
+        throw std::invalid_argument(source + ": 'queues' must be an array");
       std::size_t index = 0;
       for (const auto& queue : member.value.GetArray()) {
         config.queues.push_back(
             queue_spec(queue, source + ": queues[" + std::to_string(index++) + "]"));
       }
     } else if (key == "default") {
-      if (!member.value.IsString()) throw std::invalid_argument(source + ": 'default' must be a string");
+      if (!member.value.IsString())
+        throw std::invalid_argument(source + ": 'default' must be a string");
       config.default_queue = member.value.GetString();
     } else {
       throw std::invalid_argument(source + ": unknown key " + quoted(key) +

@@ -25,8 +25,8 @@ std::string Responder::reply_to(const std::string& request) {
     log_.debug("message " + number + ": " + truncated(request));
     reply = protocol::write_message(adapter_.exchange(message));
   } catch (const std::exception& e) {
-    throw RequestError("message " + number + ": " + e.what() + "\n  the message was: " +
-                       truncated(request));
+    throw RequestError("message " + number + ": " + e.what() +
+                       "\n  the message was: " + truncated(request));
   }
   log_.debug("reply " + number + ": " + truncated(reply));
   return reply;

@@ -71,8 +71,8 @@ Time parse_time(const std::string& text, const char* column) {
   try {
     return from_fractional_seconds(seconds);
   } catch (const std::out_of_range&) {
-    throw std::runtime_error(std::string("column '") + column + "': time out of range: " +
-                             quoted(text));
+    throw std::runtime_error(std::string("column '") + column +
+                             "': time out of range: " + quoted(text));
   }
 }
 
@@ -93,10 +93,14 @@ std::string strip_workload(const std::string& id) {
 struct ColumnIndexes {
   std::size_t id, submit, requested, state, start, execution, finish, waiting, alloc;
   explicit ColumnIndexes(const Columns& c)
-      : id(c.index("job_id")), submit(c.index("submission_time")),
-        requested(c.index("requested_number_of_resources")), state(c.index("final_state")),
-        start(c.index("starting_time")), execution(c.index("execution_time")),
-        finish(c.index("finish_time")), waiting(c.index("waiting_time")),
+      : id(c.index("job_id")),
+        submit(c.index("submission_time")),
+        requested(c.index("requested_number_of_resources")),
+        state(c.index("final_state")),
+        start(c.index("starting_time")),
+        execution(c.index("execution_time")),
+        finish(c.index("finish_time")),
+        waiting(c.index("waiting_time")),
         alloc(c.index("allocated_resources")) {}
 };
 
@@ -148,7 +152,8 @@ void check_allocation(const ScheduledJob& job, const CheckOptions& options,
                   " machines, it requested " + std::to_string(job.requested));
   }
   const bool below = boost::icl::first(job.machines) < 0;
-  const bool above = options.machine_count && boost::icl::last(job.machines) >= *options.machine_count;
+  const bool above =
+      options.machine_count && boost::icl::last(job.machines) >= *options.machine_count;
   if (below || above) {
     out.push_back(at(job) + " at " + format_seconds(job.start) + " s: allocation " +
                   quoted(to_string(job.machines)) + " lies outside machines 0-" +
@@ -171,8 +176,8 @@ void check_overlaps(const std::vector<ScheduledJob>& jobs, std::vector<std::stri
     for (const ScheduledJob* job : list) {
       if (latest != nullptr && job->start < latest->finish) {
         out.push_back("machine " + std::to_string(machine) + " runs " + at(*latest) + " and " +
-                      at(*job) + " at once at " + format_seconds(job->start) + " s (the first ends at " +
-                      format_seconds(latest->finish) + " s)");
+                      at(*job) + " at once at " + format_seconds(job->start) +
+                      " s (the first ends at " + format_seconds(latest->finish) + " s)");
       }
       if (latest == nullptr || job->finish > latest->finish) latest = job;
     }
@@ -184,8 +189,9 @@ void check_presence(const std::vector<ScheduledJob>& jobs, const CheckOptions& o
   std::map<std::string, const ScheduledJob*> seen;
   for (const ScheduledJob& job : jobs) {
     const auto [first, inserted] = seen.emplace(job.id, &job);
-    if (!inserted) out.push_back(at(job) + " appears again (first at line " +
-                                 std::to_string(first->second->line) + ")");
+    if (!inserted)
+      out.push_back(at(job) + " appears again (first at line " +
+                    std::to_string(first->second->line) + ")");
     if (options.workload_ids && options.workload_ids->count(job.id) == 0) {
       out.push_back(at(job) + " is not in the workload");
     }

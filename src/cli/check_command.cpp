@@ -32,7 +32,8 @@ bool has_role(const simgrid::s4u::Host* host, const char* role) {
 // Batsim's machine count for a platform: every host but the master and the storage hosts
 // (README, `--platform`).
 int compute_host_count(const std::string& platform) {
-  if (!std::ifstream(platform)) throw std::runtime_error("cannot read platform " + quoted(platform));
+  if (!std::ifstream(platform))
+    throw std::runtime_error("cannot read platform " + quoted(platform));
   std::vector<std::string> arguments = {"batfill", "--log=root.thresh:warning"};
   std::vector<char*> argv;
   for (std::string& argument : arguments) argv.push_back(argument.data());
@@ -41,7 +42,8 @@ int compute_host_count(const std::string& platform) {
   engine.load_platform(platform);
   int count = 0;
   for (const simgrid::s4u::Host* host : engine.get_all_hosts()) {
-    if (host->get_name() != "master_host" && !has_role(host, "master") && !has_role(host, "storage")) {
+    if (host->get_name() != "master_host" && !has_role(host, "master") &&
+        !has_role(host, "storage")) {
       ++count;
     }
   }
@@ -58,10 +60,12 @@ check::CheckOptions check_options(const po::variables_map& values) {
     if (nodes <= 0) throw std::invalid_argument("--nodes must be positive");
     options.machine_count = nodes;
   }
-  if (values.count("platform")) options.machine_count = compute_host_count(values["platform"].as<std::string>());
+  if (values.count("platform"))
+    options.machine_count = compute_host_count(values["platform"].as<std::string>());
   if (values.count("workload")) {
     std::set<std::string> ids;
-    for (const workload::WorkloadJob& job : workload::read_workload(values["workload"].as<std::string>()).jobs) {
+    for (const workload::WorkloadJob& job :
+         workload::read_workload(values["workload"].as<std::string>()).jobs) {
       ids.insert(job.job.id);
     }
     options.workload_ids = std::move(ids);
@@ -73,16 +77,16 @@ check::CheckOptions check_options(const po::variables_map& values) {
 
 int check_command(const std::vector<std::string>& arguments) {
   po::options_description command("batfill check JOBS.csv [options]");
-  command.add_options()
-      ("help,h", "show this help")
-      ("jobs", po::value<std::string>(), "a Batsim _jobs.csv (batfill's, Batsim's)")
-      ("platform", po::value<std::string>(), "allocations must lie within its compute hosts")
-      ("nodes", po::value<int>(), "allocations must lie within machines 0..N-1")
-      ("workload", po::value<std::string>(), "every job of this workload must appear exactly once");
+  command.add_options()("help,h", "show this help")("jobs", po::value<std::string>(),
+                                                    "a Batsim _jobs.csv (batfill's, Batsim's)")(
+      "platform", po::value<std::string>(), "allocations must lie within its compute hosts")(
+      "nodes", po::value<int>(), "allocations must lie within machines 0..N-1")(
+      "workload", po::value<std::string>(), "every job of this workload must appear exactly once");
   po::positional_options_description positional;
   positional.add("jobs", 1);
   po::variables_map values;
-  po::store(po::command_line_parser(arguments).options(command).positional(positional).run(), values);
+  po::store(po::command_line_parser(arguments).options(command).positional(positional).run(),
+            values);
   po::notify(values);
   if (values.count("help")) {
     std::cout << command << '\n';

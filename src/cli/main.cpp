@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "batfill/adapter/options_json.hpp"
 #include "batfill/adapter/batsim_adapter.hpp"
+#include "batfill/adapter/options_json.hpp"
 #include "batfill/common/machine_set.hpp"
 #include "batfill/core/policy_registry.hpp"
 #include "batfill/core/prediction.hpp"
@@ -87,27 +87,26 @@ double seconds_since(Clock::time_point start) {
 }
 
 void add_simulate_options(po::options_description& command) {
-  command.add_options()
-      ("help,h", "show this help")
-      ("workload", po::value<std::string>(), "SWF (.swf, .swf.gz), Batsim JSON or DR_EVT CSV")
-      ("platform", po::value<std::string>(), "SimGrid/Batsim platform XML (master_host excluded)")
-      ("nodes", po::value<int>(), "machine size: a homogeneous cluster of N nodes, or the first "
-                                   "N compute hosts of --platform (default: the workload header)")
-      ("output", po::value<std::string>()->default_value("out"),
-       "prefix of PREFIX_jobs.csv and PREFIX_schedule.csv")
-      ("scheduler", po::value<std::string>(),
-       "endpoint of an external Batsim scheduler (e.g. tcp://127.0.0.1:28000); default: batfill's "
-       "own, in-process")
-      ("timeout", po::value<double>()->default_value(3600),
-       "seconds to wait for each reply of an external scheduler")
-      ("sched-cfg", po::value<std::string>()->default_value(""),
-       "text sent as config.sched-config in SIMULATION_BEGINS, like batsim --sched-cfg")
-      ("reject-missing-walltime",
-       "SWF: reject jobs without a requested time instead of using their runtime as the limit")
-      ("batching", po::value<std::string>()->default_value("instant"),
-       "instant: one request per instant, completions then submissions (the spec's rule); "
-       "per-event: one request per event, submissions first, completions in start order (pyss)")
-      ("no-progress", "no progress bar on stderr");
+  command.add_options()("help,h", "show this help")(
+      "workload", po::value<std::string>(), "SWF (.swf, .swf.gz), Batsim JSON or DR_EVT CSV")(
+      "platform", po::value<std::string>(), "SimGrid/Batsim platform XML (master_host excluded)")(
+      "nodes", po::value<int>(),
+      "machine size: a homogeneous cluster of N nodes, or the first "
+      "N compute hosts of --platform (default: the workload header)")(
+      "output", po::value<std::string>()->default_value("out"),
+      "prefix of PREFIX_jobs.csv and PREFIX_schedule.csv")(
+      "scheduler", po::value<std::string>(),
+      "endpoint of an external Batsim scheduler (e.g. tcp://127.0.0.1:28000); default: batfill's "
+      "own, in-process")("timeout", po::value<double>()->default_value(3600),
+                         "seconds to wait for each reply of an external scheduler")(
+      "sched-cfg", po::value<std::string>()->default_value(""),
+      "text sent as config.sched-config in SIMULATION_BEGINS, like batsim --sched-cfg")(
+      "reject-missing-walltime",
+      "SWF: reject jobs without a requested time instead of using their runtime as the limit")(
+      "batching", po::value<std::string>()->default_value("instant"),
+      "instant: one request per instant, completions then submissions (the spec's rule); "
+      "per-event: one request per event, submissions first, completions in start order (pyss)")(
+      "no-progress", "no progress bar on stderr");
   command.add(cli::policy_options_description());
   command.add(cli::transform_options_description());
 }
@@ -260,12 +259,11 @@ int simulate(const std::vector<std::string>& arguments) {
 
 int serve(const std::vector<std::string>& arguments) {
   po::options_description command("batfill serve [options]");
-  command.add_options()
-      ("help,h", "show this help")
-      ("socket-endpoint,s", po::value<std::string>()->default_value("tcp://*:28000"),
-       "ZeroMQ endpoint to bind (Batsim connects to it)")
-      ("timeout", po::value<double>()->default_value(3600),
-       "seconds without a message from Batsim before giving up");
+  command.add_options()("help,h", "show this help")(
+      "socket-endpoint,s", po::value<std::string>()->default_value("tcp://*:28000"),
+      "ZeroMQ endpoint to bind (Batsim connects to it)")(
+      "timeout", po::value<double>()->default_value(3600),
+      "seconds without a message from Batsim before giving up");
   command.add(cli::policy_options_description());
   const po::variables_map values = parse(arguments, command, {});
   if (values.count("help")) {

@@ -104,39 +104,39 @@ std::string policy_for_variant(const std::string& variant) {
   for (const auto& entry : kBatschedVariants) {
     batsched_names.push_back(entry.first);
   }
-  throw std::invalid_argument("unknown variant '" + variant + "' (batsched names: " +
-                              join(batsched_names) + "; batfill policies: " + join(policy_names()) + ")");
+  throw std::invalid_argument("unknown variant '" + variant +
+                              "' (batsched names: " + join(batsched_names) +
+                              "; batfill policies: " + join(policy_names()) + ")");
 }
 
 po::options_description policy_options_description() {
   po::options_description options("Scheduling");
-  options.add_options()
-      ("backfill", po::value<std::string>(),
-       ("policy: " + join(policy_names()) + " (default: easy)").c_str())
-      ("order", po::value<std::string>(), "queue order (default: fcfs)")
-      ("alloc", po::value<std::string>(), "machine choice: lowest (default) or contiguous")
-      ("variant,v", po::value<std::string>(),
-       "batsched spelling of --backfill: easy_bf, conservative_bf, fcfs, fcfs_fast, or a batfill "
-       "policy name")
-      ("queue_order,o", po::value<std::string>(), "batsched spelling of --order")
-      ("policy,p", po::value<std::string>(),
-       "batsched's machine choice: basic (= --alloc lowest) or contiguous")
-      ("predictor", po::value<std::string>(),
-       ("runtime prediction used for planning: " + join(predictor_names()) +
-        " (default: requested, the walltime)").c_str())
-      ("predictor-options", po::value<std::string>(), "JSON object of the predictor's options")
-      ("corrector", po::value<std::string>(),
-       ("new prediction for a job that outlives its own: none (default), " +
-        join(corrector_names())).c_str())
-      ("backfill-order", po::value<std::string>(),
-       "order of the backfill candidates: queue (default) or sjbf (shortest predicted first)")
-      ("queues", po::value<std::string>(),
-       "JSON file of LSF-style queues: priorities, reservations, backfill, slot limits "
-       "(docs/semantics.md §2.10)")
-      ("variant_options", po::value<std::string>(),
-       "JSON object with keys backfill, order, alloc, predictor, predictor_options, corrector, "
-       "backfill_order, queues (batsched's option)")
-      ("verbosity", po::value<std::string>(), "quiet, info or debug (batsched also has silent)");
+  options.add_options()("backfill", po::value<std::string>(),
+                        ("policy: " + join(policy_names()) + " (default: easy)").c_str())(
+      "order", po::value<std::string>(), "queue order (default: fcfs)")(
+      "alloc", po::value<std::string>(), "machine choice: lowest (default) or contiguous")(
+      "variant,v", po::value<std::string>(),
+      "batsched spelling of --backfill: easy_bf, conservative_bf, fcfs, fcfs_fast, or a batfill "
+      "policy name")("queue_order,o", po::value<std::string>(), "batsched spelling of --order")(
+      "policy,p", po::value<std::string>(),
+      "batsched's machine choice: basic (= --alloc lowest) or contiguous")(
+      "predictor", po::value<std::string>(),
+      ("runtime prediction used for planning: " + join(predictor_names()) +
+       " (default: requested, the walltime)")
+          .c_str())("predictor-options", po::value<std::string>(),
+                    "JSON object of the predictor's options")(
+      "corrector", po::value<std::string>(),
+      ("new prediction for a job that outlives its own: none (default), " + join(corrector_names()))
+          .c_str())(
+      "backfill-order", po::value<std::string>(),
+      "order of the backfill candidates: queue (default) or sjbf (shortest predicted first)")(
+      "queues", po::value<std::string>(),
+      "JSON file of LSF-style queues: priorities, reservations, backfill, slot limits "
+      "(docs/semantics.md §2.10)")(
+      "variant_options", po::value<std::string>(),
+      "JSON object with keys backfill, order, alloc, predictor, predictor_options, corrector, "
+      "backfill_order, queues (batsched's option)")(
+      "verbosity", po::value<std::string>(), "quiet, info or debug (batsched also has silent)");
   return options;
 }
 

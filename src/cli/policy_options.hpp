@@ -6,8 +6,8 @@
 #include <boost/program_options.hpp>
 #include <string>
 
-#include "batfill/core/scheduler.hpp"
 #include "batfill/adapter/log.hpp"
+#include "batfill/core/scheduler.hpp"
 
 namespace batfill::cli {
 

@@ -24,12 +24,11 @@ std::string number_text(double value) {
 
 po::options_description transform_options_description() {
   po::options_description options("workload transformations (docs/semantics.md §5.8)");
-  options.add_options()
-      ("load-factor", po::value<double>()->default_value(1, "1"),
-       "multiply the load: inter-arrival times are divided by F")
-      ("shake", po::value<std::string>(),
-       "SEED[:PCT]: move each submit time by a seeded random amount within +-PCT % (default 5) "
-       "of its gap to the previous submission");
+  options.add_options()("load-factor", po::value<double>()->default_value(1, "1"),
+                        "multiply the load: inter-arrival times are divided by F")(
+      "shake", po::value<std::string>(),
+      "SEED[:PCT]: move each submit time by a seeded random amount within +-PCT % (default 5) "
+      "of its gap to the previous submission");
   return options;
 }
 

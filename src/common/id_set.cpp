@@ -66,8 +66,7 @@ bool IdSet::contains(std::string_view id) const {
   const Numbered* table = table_of(split->prefix);
   if (table == nullptr) return false;
   const std::size_t word = split->number / 64;
-  return word < table->bits.size() &&
-         (table->bits[word] >> (split->number % 64) & 1) != 0;
+  return word < table->bits.size() && (table->bits[word] >> (split->number % 64) & 1) != 0;
 }
 
 }  // namespace batfill

@@ -106,7 +106,8 @@ Time AvailabilityProfile::earliest_move(Time from, Time start, Time duration, in
   return start;
 }
 
-Time AvailabilityProfile::earliest_run(Time candidate, Time latest, Time duration, int nodes) const {
+Time AvailabilityProfile::earliest_run(Time candidate, Time latest, Time duration,
+                                       int nodes) const {
   // The step that blocks every window ending after latest + duration ends each run in time, so
   // the walk needs no bound checks.
   for (std::size_t step = candidate == origin() ? 0 : step_at(candidate);; ++step) {

@@ -14,8 +14,7 @@ constexpr int kWordBits = 64;
 AllocationRule parse_allocation_rule(const std::string& name) {
   if (name == "lowest") return AllocationRule::kLowest;
   if (name == "contiguous") return AllocationRule::kContiguous;
-  throw std::invalid_argument("unknown allocation rule '" + name +
-                              "' (valid: lowest, contiguous)");
+  throw std::invalid_argument("unknown allocation rule '" + name + "' (valid: lowest, contiguous)");
 }
 
 std::string to_string(AllocationRule rule) {
@@ -24,7 +23,8 @@ std::string to_string(AllocationRule rule) {
 
 MachinePool::MachinePool(int machine_count)
     : size_(machine_count),
-      free_words_((static_cast<std::size_t>(std::max(machine_count, 0)) + kWordBits - 1) / kWordBits, 0),
+      free_words_(
+          (static_cast<std::size_t>(std::max(machine_count, 0)) + kWordBits - 1) / kWordBits, 0),
       busy_(static_cast<std::size_t>(std::max(machine_count, 0)), false),
       unavailable_(static_cast<std::size_t>(std::max(machine_count, 0)), false) {
   for (int id = 0; id < size_; ++id) set_free(id, true);

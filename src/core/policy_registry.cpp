@@ -1,5 +1,5 @@
-#include "batfill/common/text.hpp"
 #include "batfill/core/policy_registry.hpp"
+#include "batfill/common/text.hpp"
 
 #include <stdexcept>
 
@@ -15,7 +15,8 @@ std::unique_ptr<Policy> make_conservative_classic_policy();
 const std::vector<PolicyInfo>& registered_policies() {
   static const std::vector<PolicyInfo> policies = {
       {"none", "plain FCFS, no backfilling", make_fcfs_policy},
-      {"easy", "the spec's EASY: one reservation for the queue head, backfill ends strictly before it",
+      {"easy",
+       "the spec's EASY: one reservation for the queue head, backfill ends strictly before it",
        make_spec_easy_policy},
       {"conservative",
        "the spec's CONSERVATIVE: independent shadow times for all waiting jobs, backfill ends "

@@ -18,11 +18,13 @@ const std::vector<PredictorInfo>& registered_predictors() {
   static const std::vector<PredictorInfo> predictors = {
       {"requested", "the walltime (requested time): the spec's pessimistic planning",
        make_requested_predictor},
-      {"clairvoyant", "the actual runtime (replays only; beside Batsim it needs forwarded delay "
-                      "profiles), else the walltime",
+      {"clairvoyant",
+       "the actual runtime (replays only; beside Batsim it needs forwarded delay "
+       "profiles), else the walltime",
        make_clairvoyant_predictor},
-      {"tsafrir", "mean of the user's last two completed runtimes, capped by the walltime "
-                  "(Tsafrir et al. 2007)",
+      {"tsafrir",
+       "mean of the user's last two completed runtimes, capped by the walltime "
+       "(Tsafrir et al. 2007)",
        make_tsafrir_predictor},
       {"sgd", "online learned linear model (Gaussier et al. SC'15): NAG, composite loss",
        make_sgd_predictor},
@@ -56,19 +58,20 @@ const PredictorInfo& find_predictor(const std::string& name) {
   for (const PredictorInfo& predictor : registered_predictors()) {
     if (predictor.name == name) return predictor;
   }
-  throw std::invalid_argument("unknown predictor " + quoted(name) + " (valid: " +
-                              join(predictor_names()) + ")");
+  throw std::invalid_argument("unknown predictor " + quoted(name) +
+                              " (valid: " + join(predictor_names()) + ")");
 }
 
 const CorrectorInfo& find_corrector(const std::string& name) {
   for (const CorrectorInfo& corrector : registered_correctors()) {
     if (corrector.name == name) return corrector;
   }
-  throw std::invalid_argument("unknown corrector " + quoted(name) + " (valid: " +
-                              join(corrector_names()) + ")");
+  throw std::invalid_argument("unknown corrector " + quoted(name) +
+                              " (valid: " + join(corrector_names()) + ")");
 }
 
-std::unique_ptr<Predictor> make_predictor(const std::string& name, const PredictorOptions& options) {
+std::unique_ptr<Predictor> make_predictor(const std::string& name,
+                                          const PredictorOptions& options) {
   return find_predictor(name).make(options);
 }
 

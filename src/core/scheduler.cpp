@@ -146,7 +146,8 @@ void Scheduler::submit(const Job& job) {
   if (waiting_.count(job.id) != 0 || running_.count(job.id) != 0) {
     throw std::invalid_argument("job '" + job.id + "' submitted twice");
   }
-  // Jobs that can never run are rejected at submission so they never block the queue (docs/semantics.md §2.7).
+  // Jobs that can never run are rejected at submission so they never block the queue
+  // (docs/semantics.md §2.7).
   if (job.nodes <= 0) {
     return reject(job, "requests " + std::to_string(job.nodes) + " nodes");
   }
@@ -201,7 +202,8 @@ std::vector<Decision> Scheduler::schedule(Time now) {
   std::vector<const Job*> started = starting;
   std::sort(started.begin(), started.end(), std::less<const Job*>());
   for (const Job* job : starting) {
-    const auto [first, last] = std::equal_range(started.begin(), started.end(), job, std::less<const Job*>());
+    const auto [first, last] =
+        std::equal_range(started.begin(), started.end(), job, std::less<const Job*>());
     if (last - first != 1 || waiting_.count(job->id) == 0) {
       throw std::logic_error("policy started job '" + job->id + "' twice or while not waiting");
     }
@@ -278,8 +280,6 @@ SchedulingView Scheduler::view_at(Time now, const std::vector<const Job*>& queue
   return view;
 }
 
-const MachineSet& Scheduler::machines_of(const JobId& id) const {
-  return running_job(id).machines;
-}
+const MachineSet& Scheduler::machines_of(const JobId& id) const { return running_job(id).machines; }
 
 }  // namespace batfill

@@ -25,8 +25,8 @@ using Writer = rapidjson::Writer<rapidjson::StringBuffer, rapidjson::UTF8<>, rap
 // (docs/protocol.md §2.3). Not kParseFullPrecisionFlag: in RapidJSON 1.1.0 that path shifts by
 // huge exponents on numbers such as 0.000…0e9 with many digits (found by fuzz_codec), and the
 // default path is within a few ulps, far below the microsecond every time is rounded to.
-constexpr unsigned kParseFlags = rapidjson::kParseIterativeFlag |
-                                 rapidjson::kParseValidateEncodingFlag;
+constexpr unsigned kParseFlags =
+    rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag;
 
 // ---- Parsing ---------------------------------------------------------------------------------
 
@@ -62,7 +62,8 @@ class Fields {
 
   std::string string(const char* key) const {
     const Value& value = require(key, "string");
-    if (!value.IsString()) fail("field " + name(key) + " must be a string, got " + json_text(value));
+    if (!value.IsString())
+      fail("field " + name(key) + " must be a string, got " + json_text(value));
     // With its length: "\u0000" inside an id is a character like any other.
     return std::string(value.GetString(), value.GetStringLength());
   }
@@ -106,7 +107,8 @@ class Fields {
 
   Fields object(const char* key) const {
     const Value& value = require(key, "object");
-    if (!value.IsObject()) fail("field " + name(key) + " must be an object, got " + json_text(value));
+    if (!value.IsObject())
+      fail("field " + name(key) + " must be an object, got " + json_text(value));
     return Fields(value, where_, path_ + key + ".");
   }
 
@@ -122,7 +124,8 @@ class Fields {
 
  private:
   Time to_time(const char* key, const Value& value) const {
-    if (!value.IsNumber()) fail("field " + name(key) + " must be a number, got " + json_text(value));
+    if (!value.IsNumber())
+      fail("field " + name(key) + " must be a number, got " + json_text(value));
     try {
       return from_fractional_seconds(value.GetDouble());
     } catch (const std::out_of_range& e) {
@@ -487,7 +490,8 @@ struct DataWriter {
     w.StartObject();
     w.Key("job_ids");
     w.StartArray();
-    for (const std::string& id : e.job_ids) w.String(id.data(), static_cast<rapidjson::SizeType>(id.size()));
+    for (const std::string& id : e.job_ids)
+      w.String(id.data(), static_cast<rapidjson::SizeType>(id.size()));
     w.EndArray();
     // Batsim 4 always sends job_progress, possibly empty.
     w.Key("job_progress");

@@ -38,9 +38,8 @@ void task_amounts(const workload::Profile& profile, std::size_t n, std::vector<d
 JobExecutor::JobExecutor(const std::vector<sg4::Host*>& compute_hosts)
     : compute_hosts_(compute_hosts) {}
 
-void JobExecutor::start(std::size_t index, const std::string& name,
-                        const Job& job, const workload::Profile& profile,
-                        const MachineSet& machines, Time now) {
+void JobExecutor::start(std::size_t index, const std::string& name, const Job& job,
+                        const workload::Profile& profile, const MachineSet& machines, Time now) {
   if (profile.type != workload::Profile::Type::kDelay) {
     // SimGrid's clock lags while only delay jobs run (wait_until): a task starts at `now`.
     if (sg4::Engine::get_clock() < to_seconds(now)) sg4::this_actor::sleep_until(to_seconds(now));
@@ -55,17 +54,16 @@ void JobExecutor::start(std::size_t index, const std::string& name,
   // Both are within kMaxTime, so the sum cannot overflow; past kMaxTime it is no valid time
   // (docs/semantics.md §1.1): a clear stop rather than a clock that wraps.
   if (now + duration > kMaxTime) {
-    throw std::runtime_error("job '" + name + "' started at " + format_seconds(now) +
-                             " s for " + format_seconds(duration) +
+    throw std::runtime_error("job '" + name + "' started at " + format_seconds(now) + " s for " +
+                             format_seconds(duration) +
                              " s would end beyond batfill's time range (4.6e12 s)");
   }
-  delay_completions_.push({now + duration, index,
-                           cut ? FinalState::kCompletedWalltimeReached
-                               : state_on_normal_end(profile)});
+  delay_completions_.push(
+      {now + duration, index,
+       cut ? FinalState::kCompletedWalltimeReached : state_on_normal_end(profile)});
 }
 
-void JobExecutor::start_parallel_task(std::size_t index, const std::string& name,
-                                      const Job& job,
+void JobExecutor::start_parallel_task(std::size_t index, const std::string& name, const Job& job,
                                       const workload::Profile& profile,
                                       const MachineSet& machines) {
   std::vector<sg4::Host*> hosts;
@@ -76,21 +74,22 @@ void JobExecutor::start_parallel_task(std::size_t index, const std::string& name
   const double walltime = job.has_time_limit() ? to_seconds(job.time_limit) : -1.0;
   const FinalState normal_end = state_on_normal_end(profile);
   ++parallel_running_;
-  sg4::Actor::create("job " + name, hosts.front(), [this, index, hosts, flops, bytes, walltime,
-                                                     normal_end] {
-    sg4::ExecPtr task = sg4::this_actor::exec_init(hosts, flops, bytes);
-    task->start();
-    FinalState state = normal_end;
-    try {
-      task->wait_for(walltime);  // a negative timeout waits for the end
-    } catch (const simgrid::TimeoutException&) {
-      task->cancel();
-      state = FinalState::kCompletedWalltimeReached;
-    }
-    std::unique_lock<sg4::Mutex> lock(*mutex_);
-    parallel_finished_.push_back({from_fractional_seconds(sg4::Engine::get_clock()), index, state});
-    parallel_done_->notify_all();
-  });
+  sg4::Actor::create("job " + name, hosts.front(),
+                     [this, index, hosts, flops, bytes, walltime, normal_end] {
+                       sg4::ExecPtr task = sg4::this_actor::exec_init(hosts, flops, bytes);
+                       task->start();
+                       FinalState state = normal_end;
+                       try {
+                         task->wait_for(walltime);  // a negative timeout waits for the end
+                       } catch (const simgrid::TimeoutException&) {
+                         task->cancel();
+                         state = FinalState::kCompletedWalltimeReached;
+                       }
+                       std::unique_lock<sg4::Mutex> lock(*mutex_);
+                       parallel_finished_.push_back(
+                           {from_fractional_seconds(sg4::Engine::get_clock()), index, state});
+                       parallel_done_->notify_all();
+                     });
 }
 
 Time JobExecutor::next_delay_end() const {

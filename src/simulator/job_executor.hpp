@@ -39,9 +39,8 @@ class JobExecutor {
   void take_completions(Time now, std::vector<Completion>& ended);
 
  private:
-  void start_parallel_task(std::size_t index, const std::string& name,
-                           const Job& job, const workload::Profile& profile,
-                           const MachineSet& machines);
+  void start_parallel_task(std::size_t index, const std::string& name, const Job& job,
+                           const workload::Profile& profile, const MachineSet& machines);
 
   const std::vector<simgrid::s4u::Host*>& compute_hosts_;  // index = Batsim machine id
   std::priority_queue<Completion, std::vector<Completion>, std::greater<>> delay_completions_;

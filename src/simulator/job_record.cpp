@@ -7,10 +7,14 @@ namespace batfill::simulator {
 
 const char* state_name(FinalState state) {
   switch (state) {
-    case FinalState::kCompletedSuccessfully: return "COMPLETED_SUCCESSFULLY";
-    case FinalState::kCompletedFailed: return "COMPLETED_FAILED";
-    case FinalState::kCompletedWalltimeReached: return "COMPLETED_WALLTIME_REACHED";
-    case FinalState::kRejected: return "REJECTED";
+    case FinalState::kCompletedSuccessfully:
+      return "COMPLETED_SUCCESSFULLY";
+    case FinalState::kCompletedFailed:
+      return "COMPLETED_FAILED";
+    case FinalState::kCompletedWalltimeReached:
+      return "COMPLETED_WALLTIME_REACHED";
+    case FinalState::kRejected:
+      return "REJECTED";
   }
   return "REJECTED";
 }
@@ -26,7 +30,8 @@ JobRecord record_of(const workload::WorkloadJob& job) {
 
 void MetricsAccumulator::add(const JobRecord& job) {
   ScheduleMetrics& m = totals_;
-  m.first_submit = m.jobs++ == 0 ? job.job.submit_time : std::min(m.first_submit, job.job.submit_time);
+  m.first_submit =
+      m.jobs++ == 0 ? job.job.submit_time : std::min(m.first_submit, job.job.submit_time);
   if (!job.executed()) {
     ++m.jobs_rejected;
     return;

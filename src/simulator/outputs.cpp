@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <string_view>
 #include <stdexcept>
+#include <string_view>
 
 namespace batfill::simulator {
 namespace {
@@ -99,10 +99,10 @@ void append_job_row(std::string& rows, const JobRecord& job) {
     const Time execution = job.execution_time();
     const Time turnaround = job.turnaround_time();
     // A zero-length job keeps its exact length 0 (Batsim itself would stretch it to 1e-5 s).
-    const double stretch =
-        execution > 0    ? static_cast<double>(turnaround) / static_cast<double>(execution)
-        : turnaround > 0 ? INFINITY
-                         : 1.0;
+    const double stretch = execution > 0
+                               ? static_cast<double>(turnaround) / static_cast<double>(execution)
+                           : turnaround > 0 ? INFINITY
+                                            : 1.0;
     for (const Time t :
          {job.start_time, execution, job.finish_time, job.waiting_time(), turnaround}) {
       append_seconds(rows, t);
@@ -163,9 +163,9 @@ std::size_t position_prefix_length(std::string_view reason) {
   const std::size_t colon = word.rfind(':');
   if (colon == std::string_view::npos || colon == 0) return 0;
   const std::string_view where = word.substr(colon + 1);
-  const bool record = all_digits(where) ||
-                      (where.size() > 6 && where.substr(0, 5) == "jobs[" && where.back() == ']' &&
-                       all_digits(where.substr(5, where.size() - 6)));
+  const bool record =
+      all_digits(where) || (where.size() > 6 && where.substr(0, 5) == "jobs[" &&
+                            where.back() == ']' && all_digits(where.substr(5, where.size() - 6)));
   return record ? space + 1 : 0;
 }
 
@@ -265,8 +265,8 @@ void write_schedule_csv(std::ostream& out, const ScheduleMetrics& m, const RunIn
   out << header << '\n' << values << '\n';
 }
 
-void write_summary(std::ostream& out, const RejectionReasons& rejections,
-                   const ScheduleMetrics& m, const RunInfo& run) {
+void write_summary(std::ostream& out, const RejectionReasons& rejections, const ScheduleMetrics& m,
+                   const RunInfo& run) {
   char line[256];
   std::snprintf(line, sizeof line, "jobs: %d executed, %d rejected (of %d)\n", m.jobs_executed,
                 m.jobs_rejected, m.jobs);

@@ -16,8 +16,7 @@ struct Trigger {
 // started.
 std::vector<Trigger> triggers_in_pyss_order(
     const protocol::Message& instant, const std::vector<Completion>& completions,
-    const JobTable& jobs,
-    const std::function<Time(const std::string&)>& planned_end) {
+    const JobTable& jobs, const std::function<Time(const std::string&)>& planned_end) {
   std::vector<Trigger> triggers;
   std::vector<std::pair<std::uint64_t, Trigger>> terminations;
   std::size_t next = 0;
@@ -41,14 +40,14 @@ std::vector<Trigger> triggers_in_pyss_order(
 
 }  // namespace
 
-// A job that reached its planned end (its walltime, or its predicted end) is already free in pyss's availability
-// profile before its termination is handled, so those completions all join the instant's first
-// request, and their own passes later find nothing new to do (a pass on an unchanged state
-// starts nothing). pyss corrects predictions before anything else in the second, without a
-// pass of their own, so wake-ups (which carry the corrections) join the first request too.
+// A job that reached its planned end (its walltime, or its predicted end) is already free in pyss's
+// availability profile before its termination is handled, so those completions all join the
+// instant's first request, and their own passes later find nothing new to do (a pass on an
+// unchanged state starts nothing). pyss corrects predictions before anything else in the second,
+// without a pass of their own, so wake-ups (which carry the corrections) join the first request
+// too.
 void exchange_per_event(const protocol::Message& instant,
-                        const std::vector<Completion>& completions,
-                        const JobTable& jobs,
+                        const std::vector<Completion>& completions, const JobTable& jobs,
                         const std::function<void(const protocol::Message&)>& send,
                         const std::function<Time(const std::string&)>& planned_end) {
   const std::vector<Trigger> triggers =
@@ -56,7 +55,8 @@ void exchange_per_event(const protocol::Message& instant,
   protocol::Message request;
   request.now = instant.now;
   for (const protocol::Event& event : instant.events) {
-    if (std::holds_alternative<protocol::RequestedCall>(event.data)) request.events.push_back(event);
+    if (std::holds_alternative<protocol::RequestedCall>(event.data))
+      request.events.push_back(event);
   }
   for (const Trigger& trigger : triggers) {
     if (trigger.at_limit) request.events.push_back(*trigger.event);

@@ -16,8 +16,7 @@ namespace batfill::simulator {
 // `completions` are the instant's JobCompleted events' jobs, in the same order. `planned_end`
 // gives the decision process's planned end of a running job (DecisionProcess::planned_end).
 void exchange_per_event(const protocol::Message& instant,
-                        const std::vector<Completion>& completions,
-                        const JobTable& jobs,
+                        const std::vector<Completion>& completions, const JobTable& jobs,
                         const std::function<void(const protocol::Message&)>& send,
                         const std::function<Time(const std::string&)>& planned_end = {});
 

@@ -30,9 +30,8 @@ void ProgressBar::draw(std::size_t ended_jobs, Time now, bool done) {
   const int filled = static_cast<int>(fraction * width);
   std::fprintf(stderr, "\r[%s%s] %5.1f%% %zu/%zu jobs, t=%s s%s",
                std::string(static_cast<std::size_t>(filled), '=').c_str(),
-               std::string(static_cast<std::size_t>(width - filled), ' ').c_str(),
-               100.0 * fraction, ended_jobs, total_jobs_, format_seconds(now).c_str(),
-               done ? "\n" : "");
+               std::string(static_cast<std::size_t>(width - filled), ' ').c_str(), 100.0 * fraction,
+               ended_jobs, total_jobs_, format_seconds(now).c_str(), done ? "\n" : "");
 }
 
 }  // namespace batfill::simulator

@@ -28,7 +28,8 @@ void ReplyChecker::check_wake_up(Time at, Time now) const {
   }
 }
 
-void ReplyChecker::check_allocation(const SimulatedJob& job, const MachineSet& alloc, Time now) const {
+void ReplyChecker::check_allocation(const SimulatedJob& job, const MachineSet& alloc,
+                                    Time now) const {
   const int size = machine_count(alloc);
   const int requested = job.record.job.nodes;
   if (size != requested) {

@@ -9,8 +9,8 @@
 #include "simulated_job.hpp"
 #include "wall_clock.hpp"
 
-#include <simgrid/s4u.hpp>
 #include <xbt/log.h>
+#include <simgrid/s4u.hpp>
 
 #include <algorithm>
 #include <cstdlib>
@@ -92,9 +92,8 @@ class BatsimStandIn {
 
   void begin_simulation() {
     protocol::Message request;
-    request.events.push_back(
-        {0, simulation_begins(platform_, options_.sched_config, kWorkloadName,
-                              stream_.workload().path)});
+    request.events.push_back({0, simulation_begins(platform_, options_.sched_config, kWorkloadName,
+                                                   stream_.workload().path)});
     apply_reply(exchange(request));
   }
 

@@ -53,8 +53,8 @@ protocol::Message RemoteDecisionProcess::exchange(const protocol::Message& reque
   const std::string text = protocol::write_message(request);
   std::ostringstream seconds;
   seconds << static_cast<double>(timeout_.count()) / 1000.0 << " s";
-  const std::string no_reply =
-      "no reply from the scheduler at " + endpoint_ + " within " + seconds.str() + "; is it running?";
+  const std::string no_reply = "no reply from the scheduler at " + endpoint_ + " within " +
+                               seconds.str() + "; is it running?";
   zmq::message_t reply;
   try {
     if (!socket_->send(zmq::buffer(text), zmq::send_flags::none)) {
@@ -74,8 +74,8 @@ protocol::Message RemoteDecisionProcess::exchange(const protocol::Message& reque
     if (!socket_->recv(reply)) throw zmq::error_t();
   } catch (const zmq::error_t& e) {
     broken_ = true;
-    throw std::runtime_error("exchange with the scheduler at " + endpoint_ + " failed: " +
-                             e.what());
+    throw std::runtime_error("exchange with the scheduler at " + endpoint_ +
+                             " failed: " + e.what());
   }
   return protocol::parse_message(reply.to_string());
 }

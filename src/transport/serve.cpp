@@ -29,7 +29,8 @@ struct Received {
 bool wait_for_request(zmq::socket_t& socket, PeerMonitor& monitor, Clock::time_point deadline,
                       bool& peer_lost) {
   while (true) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
     if (left.count() <= 0) return false;
     zmq::pollitem_t items[] = {{socket.handle(), 0, ZMQ_POLLIN, 0}, monitor.poll_item()};
     zmq::poll(items, 2, left);
@@ -78,9 +79,8 @@ void stop_batsim(zmq::socket_t& socket, const std::string& error) {
 }
 
 // The REP loop: one reply per request until SIMULATION_ENDS is answered.
-int answer_until_the_end(zmq::socket_t& socket, PeerMonitor& monitor,
-                         adapter::Responder& responder, const ServeOptions& options,
-                         std::ostream& errors) {
+int answer_until_the_end(zmq::socket_t& socket, PeerMonitor& monitor, adapter::Responder& responder,
+                         const ServeOptions& options, std::ostream& errors) {
   for (long index = 0;; ++index) {
     const Received request = receive(socket, monitor, options, index, errors);
     if (request.status != kServeDone) return request.status;

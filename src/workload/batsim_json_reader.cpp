@@ -1,5 +1,5 @@
-// Batsim JSON workloads (docs/semantics.md §5.3): nb_res, jobs and profiles. A syntax error or a broken top
-// level spoils the whole file; a broken job or profile only makes its jobs invalid.
+// Batsim JSON workloads (docs/semantics.md §5.3): nb_res, jobs and profiles. A syntax error or a
+// broken top level spoils the whole file; a broken job or profile only makes its jobs invalid.
 
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "batfill/common/json_depth.hpp"
-#include "batfill/common/text.hpp"
 #include "batfill/common/machine_set.hpp"
+#include "batfill/common/text.hpp"
 #include "batfill/workload/workload.hpp"
 #include "reader_support.hpp"
 
@@ -29,7 +29,6 @@ using rapidjson::Value;
 
 // The job fields batfill interprets; every other member is a user field kept in extra_json.
 constexpr const char* kJobFields[] = {"id", "subtime", "res", "profile", "walltime"};
-
 
 std::string to_json(const Value& value) {
   rapidjson::StringBuffer buffer;
@@ -70,8 +69,7 @@ std::optional<std::vector<double>> non_negative_numbers(const Value* value) {
 // The line on which each element of the top-level "jobs" array starts, so that problems with
 // a job point into the file. RapidJSON's DOM keeps no positions, hence this separate SAX pass
 // over the (already validated) text.
-class JobLineFinder
-    : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, JobLineFinder> {
+class JobLineFinder : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, JobLineFinder> {
  public:
   static std::vector<int> find(const std::string& text) {
     JobLineFinder finder(text);
@@ -114,8 +112,9 @@ class JobLineFinder
   // Positions only grow, so newlines are counted once over the whole pass.
   int line_here() {
     const std::size_t offset = std::min(stream_.Tell(), text_.size());
-    line_ += static_cast<int>(std::count(text_.begin() + static_cast<std::ptrdiff_t>(counted_),
-                                         text_.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
+    line_ +=
+        static_cast<int>(std::count(text_.begin() + static_cast<std::ptrdiff_t>(counted_),
+                                    text_.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
     counted_ = offset;
     return line_;
   }
@@ -175,10 +174,10 @@ ProfileResult read_profile(const std::string& name, const Value& value) {
               label + " (parallel) needs arrays 'cpu' (n numbers >= 0) and 'com' (n*n)"};
     }
     if (com->size() != cpu->size() * cpu->size()) {
-      return {std::nullopt, label + " (parallel) has " + std::to_string(cpu->size()) +
-                                " cpu values but " + std::to_string(com->size()) +
-                                " com values; it needs n*n = " +
-                                std::to_string(cpu->size() * cpu->size())};
+      return {std::nullopt,
+              label + " (parallel) has " + std::to_string(cpu->size()) + " cpu values but " +
+                  std::to_string(com->size()) +
+                  " com values; it needs n*n = " + std::to_string(cpu->size() * cpu->size())};
     }
     profile.type = Profile::Type::kParallel;
     profile.cpu_per_host = std::move(*cpu);
@@ -338,8 +337,7 @@ class BatsimJsonReader {
     job.job.nodes = res->GetInt();
   }
 
-  void read_profile_reference(WorkloadJob& job, const Value* profile,
-                              const std::string& location) {
+  void read_profile_reference(WorkloadJob& job, const Value* profile, const std::string& location) {
     if (profile == nullptr || !profile->IsString()) {
       detail::mark_invalid(job, location, "'profile' must be a string");
       return;
@@ -368,15 +366,15 @@ class BatsimJsonReader {
   }
 
   void read_walltime(WorkloadJob& job, const Value* walltime, const std::string& location) {
-    if (walltime == nullptr) return;  // no limit
+    if (walltime == nullptr) return;                                  // no limit
     if (walltime->IsNumber() && walltime->GetDouble() == -1) return;  // Batsim's "none"
-    const std::optional<Time> limit =
-        walltime->IsNumber() && walltime->GetDouble() > 0 ? seconds_to_time(walltime->GetDouble())
-                                                          : std::nullopt;
+    const std::optional<Time> limit = walltime->IsNumber() && walltime->GetDouble() > 0
+                                          ? seconds_to_time(walltime->GetDouble())
+                                          : std::nullopt;
     if (!limit || *limit <= 0) {
-      detail::mark_invalid(job, location,
-                           "'walltime' must be a number > 0, or -1 for none (got " +
-                               to_json(*walltime) + ")");
+      detail::mark_invalid(
+          job, location,
+          "'walltime' must be a number > 0, or -1 for none (got " + to_json(*walltime) + ")");
       return;
     }
     job.job.time_limit = *limit;
@@ -389,8 +387,9 @@ class BatsimJsonReader {
     writer.StartObject();
     for (const auto& entry : job.GetObject()) {
       const char* name = entry.name.GetString();
-      const bool known = std::any_of(std::begin(kJobFields), std::end(kJobFields),
-                                     [&](const char* field) { return std::strcmp(field, name) == 0; });
+      const bool known =
+          std::any_of(std::begin(kJobFields), std::end(kJobFields),
+                      [&](const char* field) { return std::strcmp(field, name) == 0; });
       if (known) continue;
       any = true;
       writer.String(name, entry.name.GetStringLength());
@@ -401,7 +400,7 @@ class BatsimJsonReader {
   }
 
   Workload workload_;
-  std::vector<int> job_lines_;  // line of jobs[i]
+  std::vector<int> job_lines_;                            // line of jobs[i]
   std::map<std::string, std::string> unusable_profiles_;  // name -> why jobs cannot use it
   detail::IdRegistry ids_;
   Time previous_submit_ = 0;

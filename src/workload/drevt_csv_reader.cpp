@@ -28,7 +28,6 @@ void split_cells(std::string_view line, std::vector<std::string_view>& cells) {
   }
 }
 
-
 struct Columns {
   std::size_t count = 0;
   std::size_t submit = 0;
@@ -51,7 +50,8 @@ Columns read_header(const std::string& path, std::string_view header) {
     if (it == index.end()) {
       throw std::runtime_error(path + ":1: DR_EVT CSV header lacks column " + quoted(name) +
                                " (expected job_submit_time,num_nodes,queue,time_limit"
-                               "[,exit_status][,actual_run_time]; got " + quoted(header) + ")");
+                               "[,exit_status][,actual_run_time]; got " +
+                               quoted(header) + ")");
     }
     return it->second;
   };
@@ -106,9 +106,9 @@ class RowReader {
     if (submit && *submit >= 0) {
       job.job.submit_time = *submit;
     } else {
-      detail::mark_invalid(job, location,
-                           "job_submit_time " + quoted(cell(columns_.submit)) +
-                               " is not a number >= 0");
+      detail::mark_invalid(
+          job, location,
+          "job_submit_time " + quoted(cell(columns_.submit)) + " is not a number >= 0");
     }
     previous_submit_ = job.job.submit_time;
   }
@@ -117,9 +117,9 @@ class RowReader {
     const std::optional<double> value = parse_number(cell(columns_.nodes));
     const std::optional<int> nodes = value ? detail::whole_int(*value) : std::nullopt;
     if (!nodes || *nodes <= 0) {
-      detail::mark_invalid(job, location,
-                           "num_nodes " + quoted(cell(columns_.nodes)) +
-                               " is not a whole number > 0");
+      detail::mark_invalid(
+          job, location,
+          "num_nodes " + quoted(cell(columns_.nodes)) + " is not a whole number > 0");
     } else {
       job.job.nodes = *nodes;
     }
@@ -132,17 +132,17 @@ class RowReader {
     if (limit && *limit > 0) {
       job.job.time_limit = *limit;
     } else {
-      detail::mark_invalid(job, location,
-                           "time_limit " + quoted(cell(columns_.time_limit)) +
-                               " is not a number > 0");
+      detail::mark_invalid(
+          job, location,
+          "time_limit " + quoted(cell(columns_.time_limit)) + " is not a number > 0");
     }
     std::optional<Time> runtime = limit;
     if (columns_.actual_run_time) {
       runtime = time_cell(cell(*columns_.actual_run_time));
       if (!runtime || *runtime < 0) {
-        detail::mark_invalid(job, location,
-                             "actual_run_time " + quoted(cell(*columns_.actual_run_time)) +
-                                 " is not a number >= 0");
+        detail::mark_invalid(
+            job, location,
+            "actual_run_time " + quoted(cell(*columns_.actual_run_time)) + " is not a number >= 0");
       }
     }
     if (runtime && *runtime >= 0) job.profile = delay_profiles_.use(*runtime).name;
@@ -162,7 +162,8 @@ Workload read_drevt_csv(const std::string& path, const std::string& text) {
   detail::LineScanner lines(text);
   std::string_view line;
   if (!lines.next(line) || trim(line).empty()) {
-    throw std::runtime_error(path + ":1: empty DR_EVT CSV, expected the header "
+    throw std::runtime_error(path +
+                             ":1: empty DR_EVT CSV, expected the header "
                              "job_submit_time,num_nodes,queue,time_limit");
   }
   // Spreadsheet exports often start with a UTF-8 byte order mark.

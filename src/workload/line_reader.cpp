@@ -36,7 +36,8 @@ LineReader::~LineReader() {
 
 void LineReader::corrupt() const {
   // read_workload's wording for any corrupt gzip data.
-  throw std::runtime_error("cannot decompress workload '" + path_ + "': gzip error: iostream error");
+  throw std::runtime_error("cannot decompress workload '" + path_ +
+                           "': gzip error: iostream error");
 }
 
 std::size_t LineReader::inflate_into(char* out, std::size_t room) {

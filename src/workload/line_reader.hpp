@@ -37,8 +37,8 @@ class LineReader {
   std::ifstream file_;
   bool gzip_ = false;
   z_stream inflater_{};
-  std::string compressed_;      // gzip only: the chunk being inflated
-  bool member_ended_ = false;   // gzip only: the last member read ended cleanly
+  std::string compressed_;     // gzip only: the chunk being inflated
+  bool member_ended_ = false;  // gzip only: the last member read ended cleanly
   std::string buffer_;
   std::size_t begin_ = 0, end_ = 0;  // the unread part of buffer_
   bool ended_ = false;

@@ -244,9 +244,9 @@ void add_count_warnings(Workload& workload, std::size_t records, std::size_t inv
                                 " jobs run longer than their time limit and will be stopped at it");
   }
   if (invalid > 0) {
-    workload.warnings.push_back(std::to_string(invalid) + " of " + std::to_string(records) +
-                                " records are invalid and will be rejected (first: " +
-                                first_invalid_reason + ")");
+    workload.warnings.push_back(
+        std::to_string(invalid) + " of " + std::to_string(records) +
+        " records are invalid and will be rejected (first: " + first_invalid_reason + ")");
   }
 }
 

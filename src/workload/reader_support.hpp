@@ -101,7 +101,7 @@ class IdRegistry {
   std::function<std::string(long)> describe_;
   const std::unordered_set<std::string>* tracked_;
   std::size_t table_limit_ = 1 << 16;
-  std::vector<long> first_position_;  // by table index; kUnused if not seen
+  std::vector<long> first_position_;            // by table index; kUnused if not seen
   std::unordered_map<std::string, Seen> seen_;  // every other id, and repeated table ids
 };
 

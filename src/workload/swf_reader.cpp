@@ -1,12 +1,12 @@
 // SWF (Standard Workload Format, Parallel Workloads Archive v2.2), replayed with the
-// conventions of docs/semantics.md §5.1: id = field 1, submit = field 2, runtime = field 4, nodes = field 8
-// (field 5 when 8 is missing), time limit = field 9 (the runtime when 9 is missing).
+// conventions of docs/semantics.md §5.1: id = field 1, submit = field 2, runtime = field 4, nodes =
+// field 8 (field 5 when 8 is missing), time limit = field 9 (the runtime when 9 is missing).
 
 #include <algorithm>
 #include <array>
-#include <stdexcept>
 #include <charconv>
 #include <optional>
+#include <stdexcept>
 #include <string_view>
 #include <vector>
 
@@ -54,9 +54,9 @@ void read_header_comment(std::string_view comment, const std::string& location,
     return;
   }
   if (count > kMaxMachines) {
-    throw std::runtime_error(location + ": header " + std::string(key) + " " + std::to_string(count) +
-                             " is more than batfill's limit of " + std::to_string(kMaxMachines) +
-                             " machines");
+    throw std::runtime_error(location + ": header " + std::string(key) + " " +
+                             std::to_string(count) + " is more than batfill's limit of " +
+                             std::to_string(kMaxMachines) + " machines");
   }
   (key == "MaxProcs" ? header.max_procs : header.max_nodes) = count;
 }
@@ -132,13 +132,13 @@ void SwfRecordParser::read_record(std::string_view content, WorkloadJob& job) {
     is_number_[i + 1] = value.has_value();
     number_[i + 1] = value.value_or(0);
     if (!value && structure_problem.empty()) {
-      structure_problem = "field " + std::to_string(i + 1) + " " +
-                          field_text(fields_.text[i]) + " is not a number";
+      structure_problem =
+          "field " + std::to_string(i + 1) + " " + field_text(fields_.text[i]) + " is not a number";
     }
   }
 
-  job.job.id = is_number_[kJobNumber] ? std::string(fields_.text[0])
-                                      : "line" + std::to_string(line_number_);
+  job.job.id =
+      is_number_[kJobNumber] ? std::string(fields_.text[0]) : "line" + std::to_string(line_number_);
   job.job.submit_time = previous_submit_;
   if (is_number_[kSubmitTime] && number_[kSubmitTime] >= 0) {
     if (const auto submit = seconds_to_time(number_[kSubmitTime])) job.job.submit_time = *submit;

@@ -31,8 +31,9 @@ bool submitted_before(const Job& a, const Job& b) {
 // A header and the delay profiles in it, at fixed addresses: the second pass goes on with the
 // first pass's profiles (and their index by runtime) rather than building them again.
 struct Header {
-  Header() : workload(std::make_unique<Workload>()),
-             profiles(std::make_unique<detail::DelayProfiles>(workload->profiles)) {}
+  Header()
+      : workload(std::make_unique<Workload>()),
+        profiles(std::make_unique<detail::DelayProfiles>(workload->profiles)) {}
   std::unique_ptr<Workload> workload;
   std::unique_ptr<detail::DelayProfiles> profiles;
 };
@@ -99,9 +100,10 @@ class SwfJobStream : public JobStream {
         has_user_ids_(has_user_ids),
         repeated_ids_(repeated_ids),
         ids_([this](long line) { return parser_.location(line); }, &repeated_ids_),
-        parser_(path, options, scratch_,
-                [this](const std::string& id, long line) { return ids_.claim(id, line); },
-                header_.profiles.get()),
+        parser_(
+            path, options, scratch_,
+            [this](const std::string& id, long line) { return ids_.claim(id, line); },
+            header_.profiles.get()),
         lines_(path) {}
 
   const Workload& workload() const override { return *header_.workload; }
@@ -178,8 +180,8 @@ std::unique_ptr<JobStream> stream_swf(const std::string& path, const ReadOptions
   if (!trace.in_submit_order) return nullptr;
   detail::add_count_warnings(*trace.header.workload, trace.records, trace.invalid,
                              first_invalid_reason(path, options, trace));
-  return std::make_unique<SwfJobStream>(std::move(trace.header), path, options,
-                                        trace.repeated_ids, trace.records, trace.has_user_ids);
+  return std::make_unique<SwfJobStream>(std::move(trace.header), path, options, trace.repeated_ids,
+                                        trace.records, trace.has_user_ids);
 }
 
 }  // namespace batfill::workload

@@ -44,7 +44,8 @@ std::string load_file(const std::string& path) {
   const std::streamoff size = in.tellg();
   in.seekg(0, std::ios::beg);
   if (size < 0 || !in) throw std::runtime_error("cannot read workload '" + path + "'");
-  if (static_cast<std::uintmax_t>(size) > kMaxWorkloadBytes) throw std::runtime_error(too_large(path));
+  if (static_cast<std::uintmax_t>(size) > kMaxWorkloadBytes)
+    throw std::runtime_error(too_large(path));
   std::string bytes(static_cast<std::size_t>(size), '\0');
   in.read(bytes.data(), size);
   if (in.gcount() != size) throw std::runtime_error("cannot read workload '" + path + "'");
@@ -73,7 +74,8 @@ std::size_t uncompressed_size_hint(const std::string& compressed) {
     return static_cast<std::uint32_t>(static_cast<unsigned char>(compressed[i]));
   };
   const std::size_t end = compressed.size();
-  const std::size_t claimed = byte(end - 4) | byte(end - 3) << 8 | byte(end - 2) << 16 | byte(end - 1) << 24;
+  const std::size_t claimed =
+      byte(end - 4) | byte(end - 3) << 8 | byte(end - 2) << 16 | byte(end - 1) << 24;
   return std::min({claimed, compressed.size() * kMaxDeflateRatio, kMaxWorkloadBytes});
 }
 
@@ -173,7 +175,8 @@ Workload read_workload(const std::string& path, const ReadOptions& options) {
 
 std::unique_ptr<JobStream> open_job_stream(const std::string& path, const ReadOptions& options) {
   std::error_code error;
-  if (format_from_extension(path) == Format::kSwf && std::filesystem::is_regular_file(path, error)) {
+  if (format_from_extension(path) == Format::kSwf &&
+      std::filesystem::is_regular_file(path, error)) {
     if (std::unique_ptr<JobStream> stream = stream_swf(path, options)) return stream;
   }
   return std::make_unique<WorkloadJobStream>(read_workload(path, options));

@@ -64,7 +64,8 @@ class BatsimRules {
   std::map<std::string, std::string> check(const Message& request, const Message& reply) {
     for (const Event& event : request.events) {
       if (const auto* s = std::get_if<JobSubmitted>(&event.data)) res_[s->job.id] = s->job.res;
-      if (const auto* c = std::get_if<JobCompleted>(&event.data)) busy_ -= running_.at(c->job_id), running_.erase(c->job_id);
+      if (const auto* c = std::get_if<JobCompleted>(&event.data))
+        busy_ -= running_.at(c->job_id), running_.erase(c->job_id);
       if (const auto* n = std::get_if<BatsimNotify>(&event.data)) {
         if (n->type == "event_machine_unavailable") unavailable_ += n->resources;
         if (n->type == "event_machine_available") unavailable_ -= n->resources;
@@ -96,7 +97,8 @@ class BatsimRules {
       EXPECT_EQ(machine_count(machines), res_.at(id)) << id;
       EXPECT_TRUE(boost::icl::contains(machine_range(0, machines_ - 1), machines)) << alloc;
       EXPECT_TRUE(boost::icl::disjoint(machines, busy_)) << id << " on busy machines " << alloc;
-      EXPECT_TRUE(boost::icl::disjoint(machines, unavailable_)) << id << " on unavailable " << alloc;
+      EXPECT_TRUE(boost::icl::disjoint(machines, unavailable_))
+          << id << " on unavailable " << alloc;
       busy_ += machines;
       running_[id] = machines;
       decisions[id] = alloc;
@@ -165,7 +167,8 @@ void replay_capture(const std::string& run, BatsimAdapter& scheduler, BatsimRule
     const Message reply = scheduler.exchange(message);
     rules.check(message, reply);
     const Message expected = parse_message(lines[i + 1].json);
-    ASSERT_EQ(reply.events.size(), expected.events.size()) << run << " exchange " << lines[i].exchange;
+    ASSERT_EQ(reply.events.size(), expected.events.size())
+        << run << " exchange " << lines[i].exchange;
     for (std::size_t e = 0; e < reply.events.size(); ++e) {
       EXPECT_EQ(event_type_name(reply.events[e].data), event_type_name(expected.events[e].data));
       const auto& got = std::get<ExecuteJob>(reply.events[e].data);
@@ -202,9 +205,10 @@ TEST(BatsimAdapter, UnknownSchedConfigKeyIsAnError) {
     scheduler.exchange(parse_message(captured_run("onejob_fwdprof").at(0).json));
     ADD_FAILURE() << "unknown sched-config key accepted";
   } catch (const ProtocolError& e) {
-    EXPECT_STREQ(e.what(), "event 0 (SIMULATION_BEGINS): field 'config.sched-config': unknown "
-                           "key 'foo' (valid: backfill, order, alloc, predictor, predictor_options, "
-                           "corrector, backfill_order, queues)");
+    EXPECT_STREQ(e.what(),
+                 "event 0 (SIMULATION_BEGINS): field 'config.sched-config': unknown "
+                 "key 'foo' (valid: backfill, order, alloc, predictor, predictor_options, "
+                 "corrector, backfill_order, queues)");
   }
 }
 
@@ -223,7 +227,8 @@ TEST(BatsimAdapter, AnswersTheCapturedEasySmallRunLikeBatsched) {
     scheduler.exchange(parse_message(lines.at(14).json));
     ADD_FAILURE() << "completion of an unknown job accepted";
   } catch (const ProtocolError& e) {
-    EXPECT_STREQ(e.what(), "event 0 (JOB_COMPLETED): field 'job_id': job 'w0!9' was never submitted");
+    EXPECT_STREQ(e.what(),
+                 "event 0 (JOB_COMPLETED): field 'job_id': job 'w0!9' was never submitted");
   }
 }
 
@@ -232,8 +237,9 @@ TEST(BatsimAdapter, AnswersTheCapturedEasySmallRunLikeBatsched) {
 TEST(BatsimAdapter, QueuesJobsOfOneInstantByIdNotMessageOrder) {
   Session session(1);
   // Message order 10, 11, 9; a job-id order would start w0!9 first, then w0!10 (not w0!11).
-  EXPECT_EQ(session.send_at(0, {submission("w0!10", 1), submission("w0!11", 1), submission("w0!9", 1)}),
-            (Decisions{{"w0!9", "0"}}));
+  EXPECT_EQ(
+      session.send_at(0, {submission("w0!10", 1), submission("w0!11", 1), submission("w0!9", 1)}),
+      (Decisions{{"w0!9", "0"}}));
   EXPECT_EQ(session.send_at(100, {completion("w0!9", "0")}), (Decisions{{"w0!10", "0"}}));
   EXPECT_EQ(session.send_at(200, {completion("w0!10", "0")}), (Decisions{{"w0!11", "0"}}));
 }
@@ -251,8 +257,9 @@ TEST(BatsimAdapter, AppliesCompletionsBeforeSubmissionsOfTheSameMessage) {
 // 6 nodes together, so the 7-node head starts; handled one by one it would not.
 TEST(BatsimAdapter, BatchingCaseOfTheSpec) {
   Session session(10);
-  EXPECT_EQ(session.send_at(0, {submission("j0", 3), submission("j1", 3), submission("j2", 3, 300)}),
-            (Decisions{{"j0", "0-2"}, {"j1", "3-5"}, {"j2", "6-8"}}));
+  EXPECT_EQ(
+      session.send_at(0, {submission("j0", 3), submission("j1", 3), submission("j2", 3, 300)}),
+      (Decisions{{"j0", "0-2"}, {"j1", "3-5"}, {"j2", "6-8"}}));
   EXPECT_TRUE(session.send_at(1, {submission("j3", 7)}).empty());
   // j4 (4 nodes) does not fit in the one free node: no backfill.
   EXPECT_TRUE(session.send_at(2, {submission("j4", 4)}).empty());
@@ -314,11 +321,15 @@ TEST(BatsimAdapter, EveryCompletionStateFreesTheMachines) {
 
 TEST(BatsimAdapter, MachinesFollowAvailabilityEvents) {
   Session session(2);
-  EXPECT_TRUE(session.send_at(0, {BatsimNotify{"event_machine_unavailable", parse_machine_set("0")}}).empty());
+  EXPECT_TRUE(
+      session.send_at(0, {BatsimNotify{"event_machine_unavailable", parse_machine_set("0")}})
+          .empty());
   EXPECT_EQ(session.send_at(1, {submission("a", 1)}), (Decisions{{"a", "1"}}));
   // Machine 1 becomes unavailable while busy: once a ends, b has nowhere to go, which is fine
   // while an availability event can still come.
-  EXPECT_TRUE(session.send_at(2, {BatsimNotify{"event_machine_unavailable", parse_machine_set("1")}}).empty());
+  EXPECT_TRUE(
+      session.send_at(2, {BatsimNotify{"event_machine_unavailable", parse_machine_set("1")}})
+          .empty());
   EXPECT_TRUE(session.send_at(101, {completion("a", "1"), submission("b", 1)}).empty());
   EXPECT_EQ(session.send_at(200, {BatsimNotify{"event_machine_available", parse_machine_set("0")}}),
             (Decisions{{"b", "0"}}));
@@ -326,11 +337,14 @@ TEST(BatsimAdapter, MachinesFollowAvailabilityEvents) {
 
 TEST(BatsimAdapter, RefusesToDeadlockWhenMachinesCanNeverComeBack) {
   Session session(1);
-  EXPECT_TRUE(session.send_at(0, {BatsimNotify{"event_machine_unavailable", parse_machine_set("0")},
-                                  submission("a", 1)}).empty());
-  EXPECT_NE(error_of(session, from_seconds(5), {BatsimNotify{"no_more_external_event_to_occur", {}}})
-                .find("Batsim would deadlock"),
-            std::string::npos);
+  EXPECT_TRUE(session
+                  .send_at(0, {BatsimNotify{"event_machine_unavailable", parse_machine_set("0")},
+                               submission("a", 1)})
+                  .empty());
+  EXPECT_NE(
+      error_of(session, from_seconds(5), {BatsimNotify{"no_more_external_event_to_occur", {}}})
+          .find("Batsim would deadlock"),
+      std::string::npos);
 }
 
 TEST(BatsimAdapter, AnswersWaitingTimeQueries) {
@@ -350,12 +364,16 @@ TEST(BatsimAdapter, AnswersWaitingTimeQueries) {
 
 TEST(BatsimAdapter, LogsAndIgnoresWhatItDoesNotUse) {
   Session session(2);
-  EXPECT_TRUE(session.send_at(1, {BatsimNotify{"my_custom_event", {}}, RequestedCall{},
-                                  ResourceStateChanged{parse_machine_set("0"), "1"},
-                                  BatsimAnswer{R"({"consumed_energy":3.5})"},
-                                  BatsimNotify{"no_more_static_job_to_submit", {}}}).empty());
-  EXPECT_NE(session.log.str().find("unknown NOTIFY type 'my_custom_event' ignored"), std::string::npos);
-  EXPECT_NE(session.log.str().find("event 2 (RESOURCE_STATE_CHANGED): not expected"), std::string::npos);
+  EXPECT_TRUE(session
+                  .send_at(1, {BatsimNotify{"my_custom_event", {}}, RequestedCall{},
+                               ResourceStateChanged{parse_machine_set("0"), "1"},
+                               BatsimAnswer{R"({"consumed_energy":3.5})"},
+                               BatsimNotify{"no_more_static_job_to_submit", {}}})
+                  .empty());
+  EXPECT_NE(session.log.str().find("unknown NOTIFY type 'my_custom_event' ignored"),
+            std::string::npos);
+  EXPECT_NE(session.log.str().find("event 2 (RESOURCE_STATE_CHANGED): not expected"),
+            std::string::npos);
   EXPECT_NE(session.log.str().find("event 3 (ANSWER): not expected"), std::string::npos);
 }
 
@@ -367,7 +385,8 @@ TEST(BatsimAdapter, EndsWithAnEmptyReply) {
   EXPECT_TRUE(reply.events.empty());
   EXPECT_EQ(reply.now, from_seconds(10));
   EXPECT_TRUE(session.scheduler.finished());
-  EXPECT_THROW(session.scheduler.exchange(request(from_seconds(11), {RequestedCall{}})), ProtocolError);
+  EXPECT_THROW(session.scheduler.exchange(request(from_seconds(11), {RequestedCall{}})),
+               ProtocolError);
 }
 
 std::string exchange_error(BatsimAdapter& scheduler, Time now) {
@@ -430,14 +449,17 @@ std::string begin_error(SimulationBegins begins) {
 
 TEST(BatsimAdapter, RejectsBadSimulationBegins) {
   EXPECT_NE(begin_error(platform(2, R"({"backfill":"bogus"})"))
-                .find("event 0 (SIMULATION_BEGINS): field 'config.sched-config': unknown backfilling policy 'bogus'"),
+                .find("event 0 (SIMULATION_BEGINS): field 'config.sched-config': unknown "
+                      "backfilling policy 'bogus'"),
             std::string::npos);
-  EXPECT_NE(begin_error(platform(2, "fast please")).find("must be a JSON object of batfill options"),
-            std::string::npos);
+  EXPECT_NE(
+      begin_error(platform(2, "fast please")).find("must be a JSON object of batfill options"),
+      std::string::npos);
   SimulationBegins repeated = platform(2);
   repeated.compute_resources[1].id = 0;
-  EXPECT_NE(begin_error(repeated).find("field 'compute_resources': id 0 is out of range or repeated"),
-            std::string::npos);
+  EXPECT_NE(
+      begin_error(repeated).find("field 'compute_resources': id 0 is out of range or repeated"),
+      std::string::npos);
   EXPECT_NE(begin_error(platform(0)).find("'nb_compute_resources' must be > 0"), std::string::npos);
 }
 
@@ -465,9 +487,11 @@ TEST(BatsimAdapter, InconsistentCompletionsAndSubmissions) {
             "event 0 (JOB_SUBMITTED): field 'job_id': job 'w0!1' submitted twice");
   EXPECT_EQ(error_of(session, 1, {submission("w0!8", 1), RequestedCall{}, submission("w0!8", 1)}),
             "event 2 (JOB_SUBMITTED): field 'job_id': job 'w0!8' submitted twice");
-  EXPECT_EQ(error_of(session, 1, {BatsimNotify{"event_machine_unavailable", parse_machine_set("0-1")}}),
-            "event 0 (NOTIFY): field 'resources': '0-1' names machines beyond the 1 compute machines");
-  EXPECT_EQ(error_of(session, 1, {platform(1)}), "event 0 (SIMULATION_BEGINS): the simulation has already begun");
+  EXPECT_EQ(
+      error_of(session, 1, {BatsimNotify{"event_machine_unavailable", parse_machine_set("0-1")}}),
+      "event 0 (NOTIFY): field 'resources': '0-1' names machines beyond the 1 compute machines");
+  EXPECT_EQ(error_of(session, 1, {platform(1)}),
+            "event 0 (SIMULATION_BEGINS): the simulation has already begun");
   EXPECT_EQ(error_of(session, 1, {RequestedCall{}, RejectJob{"w0!2"}}),
             "event 1 (REJECT_JOB): a decision, which only a scheduler sends");
 }
@@ -553,8 +577,8 @@ TEST(BatsimAdapterPredictions, ClairvoyantReadsTheForwardedDelayProfile) {
 TEST(BatsimAdapterPredictions, SchedConfigSetsThePredictionOptions) {
   BatsimAdapter adapter("easy");
   adapter.exchange(request(0, {platform(4, R"({"backfill":"easy-classic","predictor":"sgd",)"
-                                            R"("predictor_options":{"eta":100},)"
-                                            R"("corrector":"tsafrir","backfill_order":"sjbf"})")}));
+                                           R"("predictor_options":{"eta":100},)"
+                                           R"("corrector":"tsafrir","backfill_order":"sjbf"})")}));
   EXPECT_EQ(adapter.policy(), "easy-classic");
   EXPECT_EQ(adapter.options().predictor, "sgd");
   EXPECT_EQ(adapter.options().predictor_options, (PredictorOptions{{"eta", "100"}}));

@@ -48,8 +48,9 @@ TEST(OptionsJson, ReadsThePredictionKeys) {
 }
 
 TEST(OptionsJson, UnknownKeyNamesItAndTheValidOnes) {
-  EXPECT_EQ(error_of(R"({"foo":1})"), "unknown key 'foo' (valid: backfill, order, alloc, predictor, "
-                                     "predictor_options, corrector, backfill_order, queues)");
+  EXPECT_EQ(error_of(R"({"foo":1})"),
+            "unknown key 'foo' (valid: backfill, order, alloc, predictor, "
+            "predictor_options, corrector, backfill_order, queues)");
 }
 
 TEST(OptionsJson, RefusesWhatIsNotAnObjectOfKnownNames) {

@@ -26,7 +26,8 @@ std::string swf_to_batsim_json(const std::string& swf_path, int machines, const 
   std::string text;
   char buffer[1 << 16];
   int got = 0;
-  while ((got = gzread(in, buffer, sizeof buffer)) > 0) text.append(buffer, static_cast<std::size_t>(got));
+  while ((got = gzread(in, buffer, sizeof buffer)) > 0)
+    text.append(buffer, static_cast<std::size_t>(got));
   gzclose(in);
   std::ostringstream jobs;
   std::set<long> delays;
@@ -45,16 +46,17 @@ std::string swf_to_batsim_json(const std::string& swf_path, int machines, const 
     const long walltime = static_cast<long>(f[8] > 0 ? f[8] : f[3]);
     if (runtime <= 0 || nodes <= 0 || walltime <= 0 || f[1] < 0) continue;
     delays.insert(runtime);
-    jobs << (first ? "" : ",\n") << "{\"id\":\"" << static_cast<long>(f[0]) << "\",\"subtime\":"
-         << static_cast<long>(f[1]) << ",\"res\":" << nodes << ",\"walltime\":" << walltime
-         << ",\"profile\":\"d" << runtime << "\"}";
+    jobs << (first ? "" : ",\n") << "{\"id\":\"" << static_cast<long>(f[0])
+         << "\",\"subtime\":" << static_cast<long>(f[1]) << ",\"res\":" << nodes
+         << ",\"walltime\":" << walltime << ",\"profile\":\"d" << runtime << "\"}";
     first = false;
   }
   std::ofstream json(out);
   json << "{\"nb_res\":" << machines << ",\"jobs\":[\n" << jobs.str() << "],\"profiles\":{";
   first = true;
   for (const long delay : delays) {
-    json << (first ? "" : ",") << "\"d" << delay << "\":{\"type\":\"delay\",\"delay\":" << delay << "}";
+    json << (first ? "" : ",") << "\"d" << delay << "\":{\"type\":\"delay\",\"delay\":" << delay
+         << "}";
     first = false;
   }
   json << "}}\n";
@@ -63,7 +65,8 @@ std::string swf_to_batsim_json(const std::string& swf_path, int machines, const 
 
 // cluster512.xml with `machines` compute hosts: same links, same master host.
 std::string cluster_platform(const std::string& batsim, int machines, const std::string& out) {
-  std::string xml = cli_testing::read_file(batsim_testing::batsim_platform(batsim, "cluster512.xml"));
+  std::string xml =
+      cli_testing::read_file(batsim_testing::batsim_platform(batsim, "cluster512.xml"));
   const std::string radical = "radical=\"0-511\"";
   const std::size_t at = xml.find(radical);
   EXPECT_NE(at, std::string::npos);
@@ -106,8 +109,9 @@ PairRun run_beside_batsim(const std::string& batsim, const std::string& platform
 
 std::vector<CsvRow> run_embedded(const std::string& platform, const std::string& workload,
                                  const std::string& prefix, const std::string& options) {
-  const cli_testing::CommandResult result = run("simulate " + workload + " --platform " + platform +
-                                                " --no-progress " + options + " --output " + prefix);
+  const cli_testing::CommandResult result =
+      run("simulate " + workload + " --platform " + platform + " --no-progress " + options +
+          " --output " + prefix);
   EXPECT_EQ(result.exit_code, 0) << result.output;
   return read_csv(prefix + "_jobs.csv");
 }
@@ -115,7 +119,9 @@ std::vector<CsvRow> run_embedded(const std::string& platform, const std::string&
 std::size_t workload_job_count(const std::string& workload) {
   const std::string text = cli_testing::read_file(workload);
   std::size_t count = 0;
-  for (std::size_t at = text.find("\"subtime\""); at != std::string::npos; at = text.find("\"subtime\"", at + 1)) ++count;
+  for (std::size_t at = text.find("\"subtime\""); at != std::string::npos;
+       at = text.find("\"subtime\"", at + 1))
+    ++count;
   return count;
 }
 
@@ -164,18 +170,21 @@ TEST_P(SmallWorkloads, EveryPolicyBesideBatsim) {
     for (const std::string& policy : cli_testing::kPolicies) {
       const std::string name = std::filesystem::path(workload).stem().string() + "-" + policy;
       const std::string prefix = dir + "/" + name;
-      const PairRun pair = run_beside_batsim(batsim, platform, workload, prefix, policy_flag(policy));
+      const PairRun pair =
+          run_beside_batsim(batsim, platform, workload, prefix, policy_flag(policy));
       const std::vector<CsvRow> embedded =
           run_embedded(platform, workload, dir + "/embedded-" + name, policy_flag(policy));
-      expect_good_run(pair, prefix, platform, workload, embedded, std::string(GetParam()) + " " + name);
+      expect_good_run(pair, prefix, platform, workload, embedded,
+                      std::string(GetParam()) + " " + name);
     }
   }
 }
 
 INSTANTIATE_TEST_SUITE_P(BatsimPlatforms, SmallWorkloads,
                          ::testing::Values("small_platform.xml", "cluster512.xml",
-                                           "cluster_energy_128.xml", "energy_platform_homogeneous.xml",
-                                           "cluster512_pfs.xml", "simple_coalloc_platform.xml"),
+                                           "cluster_energy_128.xml",
+                                           "energy_platform_homogeneous.xml", "cluster512_pfs.xml",
+                                           "simple_coalloc_platform.xml"),
                          [](const ::testing::TestParamInfo<const char*>& info) {
                            std::string name = info.param;
                            for (char& c : name) {
@@ -204,18 +213,21 @@ TEST_P(Kth, BatschedCommandLineBesideBatsim) {
   BATFILL_REQUIRE_PROGRAM("BATSIM", batsim);
   const std::string dir = cli_testing::output_dir();
   const std::string platform = cluster_platform(batsim, 100, dir + "/cluster100.xml");
-  const std::string workload =
-      swf_to_batsim_json(BATFILL_SOURCE_DIR "/workloads/KTH-SP2-1996-2.1-cln.swf.gz", 100, dir + "/kth.json");
-  const PairRun pair = run_beside_batsim(batsim, platform, workload, dir + "/batsim", GetParam().serve_options, "", 900s);
-  const std::vector<CsvRow> embedded = run_embedded(platform, workload, dir + "/embedded", GetParam().embedded_options);
-  expect_good_run(pair, dir + "/batsim", platform, workload, embedded, std::string("KTH ") + GetParam().name,
-                  GetParam().tolerance);
+  const std::string workload = swf_to_batsim_json(
+      BATFILL_SOURCE_DIR "/workloads/KTH-SP2-1996-2.1-cln.swf.gz", 100, dir + "/kth.json");
+  const PairRun pair = run_beside_batsim(batsim, platform, workload, dir + "/batsim",
+                                         GetParam().serve_options, "", 900s);
+  const std::vector<CsvRow> embedded =
+      run_embedded(platform, workload, dir + "/embedded", GetParam().embedded_options);
+  expect_good_run(pair, dir + "/batsim", platform, workload, embedded,
+                  std::string("KTH ") + GetParam().name, GetParam().tolerance);
 }
 
 INSTANTIATE_TEST_SUITE_P(
     BatschedOptions, Kth,
     ::testing::Values(KthCase{"easy_bf", "-v easy_bf", "--backfill easy-classic", 0.001},
-                      KthCase{"conservative_bf", "-v conservative_bf", "--backfill conservative-classic", 0.02},
+                      KthCase{"conservative_bf", "-v conservative_bf",
+                              "--backfill conservative-classic", 0.02},
                       KthCase{"easy_bf_desc_size", "-v easy_bf -o desc_size",
                               "--backfill easy-classic --order desc_size", 0.005},
                       KthCase{"easy_bf_contiguous", "-v easy_bf -p contiguous",
@@ -229,13 +241,15 @@ TEST(BesideBatsim, SchedCfgChoosesThePolicy) {
   const std::string platform = batsim_testing::batsim_platform(batsim, "cluster512.xml");
   const std::string workload =
       swf_to_batsim_json(BATFILL_SOURCE_DIR "/workloads/lublin_256.swf", 512, dir + "/lublin.json");
-  const PairRun pair = run_beside_batsim(batsim, platform, workload, dir + "/batsim", "--backfill none",
-                                         "--sched-cfg '{\"backfill\":\"conservative\",\"order\":\"asc_size\"}'");
-  const std::vector<CsvRow> embedded =
-      run_embedded(platform, workload, dir + "/embedded", "--backfill conservative --order asc_size");
+  const PairRun pair =
+      run_beside_batsim(batsim, platform, workload, dir + "/batsim", "--backfill none",
+                        "--sched-cfg '{\"backfill\":\"conservative\",\"order\":\"asc_size\"}'");
+  const std::vector<CsvRow> embedded = run_embedded(platform, workload, dir + "/embedded",
+                                                    "--backfill conservative --order asc_size");
   expect_good_run(pair, dir + "/batsim", platform, workload, embedded, "lublin --sched-cfg");
   // The command line's `none` would give another schedule: the override took effect.
-  const std::vector<CsvRow> fcfs = run_embedded(platform, workload, dir + "/fcfs", "--backfill none");
+  const std::vector<CsvRow> fcfs =
+      run_embedded(platform, workload, dir + "/fcfs", "--backfill none");
   EXPECT_GT(std::abs(batsim_testing::mean_wait(fcfs) - batsim_testing::mean_wait(pair.jobs)), 1.0);
 }
 
@@ -244,14 +258,14 @@ TEST(BesideBatsim, ServeNoticesThatBatsimWasKilled) {
   BATFILL_REQUIRE_PROGRAM("BATSIM", batsim);
   const std::string dir = cli_testing::output_dir();
   const std::string platform = cluster_platform(batsim, 100, dir + "/cluster100.xml");
-  const std::string workload =
-      swf_to_batsim_json(BATFILL_SOURCE_DIR "/workloads/KTH-SP2-1996-2.1-cln.swf.gz", 100, dir + "/kth.json");
+  const std::string workload = swf_to_batsim_json(
+      BATFILL_SOURCE_DIR "/workloads/KTH-SP2-1996-2.1-cln.swf.gz", 100, dir + "/kth.json");
   const int port = batsim_testing::next_port();
   Process serve(std::string(BATFILL_BINARY) + " serve -s tcp://127.0.0.1:" + std::to_string(port) +
                     " --timeout 20 --verbosity info",
                 dir + "/serve.log");
-  Process sim(batsim + " -q -p " + platform + " -w " + workload + " -e " + dir + "/batsim -s tcp://127.0.0.1:" +
-                  std::to_string(port),
+  Process sim(batsim + " -q -p " + platform + " -w " + workload + " -e " + dir +
+                  "/batsim -s tcp://127.0.0.1:" + std::to_string(port),
               dir + "/batsim.log");
   // Killed mid-run: once the simulation has begun, however long Batsim took to load KTH.
   for (int i = 0; i < 600 && serve.log().find("simulation begins") == std::string::npos; ++i) {
@@ -276,8 +290,9 @@ TEST(BesideBatsim, ServeTimesOutOnAStoppedBatsim) {
                     " --timeout 2 --verbosity quiet",
                 dir + "/serve.log");
   // A Batsim that never sends a request: started stopped, so it connects nothing either.
-  Process sim("sh -c 'kill -STOP $$; exec " + batsim + " -q -p " + platform + " -w " BATFILL_SOURCE_DIR
-              "/workloads/tiny_batsim.json -e " + dir + "/batsim -s tcp://127.0.0.1:" + std::to_string(port) + "'",
+  Process sim("sh -c 'kill -STOP $$; exec " + batsim + " -q -p " + platform +
+                  " -w " BATFILL_SOURCE_DIR "/workloads/tiny_batsim.json -e " + dir +
+                  "/batsim -s tcp://127.0.0.1:" + std::to_string(port) + "'",
               dir + "/batsim.log");
   const auto start = std::chrono::steady_clock::now();
   EXPECT_EQ(serve.wait(30s), 2) << serve.log();
@@ -295,12 +310,15 @@ TEST_P(BatschedOnKth, SimulateDrivesBatschedToTheEnd) {
   Process scheduler(batsched + " -v " + GetParam() + " -s tcp://127.0.0.1:" + std::to_string(port),
                     dir + "/batsched.log");
   const cli_testing::CommandResult result =
-      run("simulate " BATFILL_SOURCE_DIR "/workloads/KTH-SP2-1996-2.1-cln.swf.gz --no-progress --timeout 120 "
-          "--scheduler tcp://127.0.0.1:" + std::to_string(port) + " --output " + dir + "/out");
+      run("simulate " BATFILL_SOURCE_DIR
+          "/workloads/KTH-SP2-1996-2.1-cln.swf.gz --no-progress --timeout 120 "
+          "--scheduler tcp://127.0.0.1:" +
+          std::to_string(port) + " --output " + dir + "/out");
   EXPECT_EQ(result.exit_code, 0) << result.output << scheduler.log();
   EXPECT_EQ(scheduler.wait(60s), 0) << scheduler.log();
-  cli_testing::expect_valid_schedule(dir + "/out_jobs.csv", "--nodes 100 --workload " BATFILL_SOURCE_DIR
-                                                            "/workloads/KTH-SP2-1996-2.1-cln.swf.gz");
+  cli_testing::expect_valid_schedule(dir + "/out_jobs.csv",
+                                     "--nodes 100 --workload " BATFILL_SOURCE_DIR
+                                     "/workloads/KTH-SP2-1996-2.1-cln.swf.gz");
   std::cout << "[ batsim  ] batsched " << GetParam() << " driven by simulate: " << result.output;
 }
 

@@ -34,16 +34,17 @@ inline std::string program_from_env(const char* variable) {
   return value != nullptr && std::filesystem::exists(value) ? value : "";
 }
 
-#define BATFILL_REQUIRE_PROGRAM(variable, path)                                                    \
-  const std::string path = ::batfill::batsim_testing::program_from_env(variable);                 \
-  if (path.empty()) GTEST_SKIP() << "set " variable "=/path/to/" << #path                          \
-                                 << " to run the real-Batsim integration tests "                   \
-                                    "(/work/shared/third-party/build-batsim.sh builds them)"
+#define BATFILL_REQUIRE_PROGRAM(variable, path)                                   \
+  const std::string path = ::batfill::batsim_testing::program_from_env(variable); \
+  if (path.empty())                                                               \
+  GTEST_SKIP() << "set " variable "=/path/to/" << #path                           \
+               << " to run the real-Batsim integration tests "                    \
+                  "(/work/shared/third-party/build-batsim.sh builds them)"
 
 // Batsim's example platforms, installed beside its binary by the shared build script.
 inline std::string batsim_platform(const std::string& batsim, const std::string& name) {
-  return (std::filesystem::path(batsim).parent_path().parent_path() / "share" /
-          "batsim-platforms" / name)
+  return (std::filesystem::path(batsim).parent_path().parent_path() / "share" / "batsim-platforms" /
+          name)
       .string();
 }
 
@@ -122,10 +123,12 @@ inline std::string differing_starts(const std::vector<cli_testing::CsvRow>& a,
   int differing = 0;
   for (const auto& row : b) {
     const auto found = start_a.find(row.at("job_id"));
-    if (found == start_a.end() || found->second.empty() || row.at("starting_time").empty()) continue;
+    if (found == start_a.end() || found->second.empty() || row.at("starting_time").empty())
+      continue;
     if (std::abs(std::stod(found->second) - std::stod(row.at("starting_time"))) > 1.0) {
       if (differing++ < shown) {
-        text << " " << row.at("job_id") << " (" << found->second << " vs " << row.at("starting_time") << ")";
+        text << " " << row.at("job_id") << " (" << found->second << " vs "
+             << row.at("starting_time") << ")";
       }
     }
   }

@@ -14,17 +14,18 @@ const std::string kHeader =
     "stretch,allocated_resources,consumed_energy,metadata\n";
 
 // job, submit, size, start, execution, finish, waiting, allocation
-std::string row(const std::string& id, const std::string& submit, int size, const std::string& start,
-                const std::string& execution, const std::string& finish, const std::string& waiting,
-                const std::string& alloc) {
-  return id + ",w0,p," + submit + "," + std::to_string(size) + ",100.000000,1,COMPLETED_SUCCESSFULLY," +
-         start + "," + execution + "," + finish + "," + waiting + ",0,1," + alloc + ",-1,\"\"\n";
+std::string row(const std::string& id, const std::string& submit, int size,
+                const std::string& start, const std::string& execution, const std::string& finish,
+                const std::string& waiting, const std::string& alloc) {
+  return id + ",w0,p," + submit + "," + std::to_string(size) +
+         ",100.000000,1,COMPLETED_SUCCESSFULLY," + start + "," + execution + "," + finish + "," +
+         waiting + ",0,1," + alloc + ",-1,\"\"\n";
 }
 
 // Two jobs on 4 machines: 1 on 0-1 during [0, 10), 2 on 0-3 during [10, 15), waited 5 s.
-const std::string kValid = kHeader +
-                           row("1", "0.000000", 2, "0.000000", "10.000000", "10.000000", "0.000000", "0-1") +
-                           row("2", "5.000000", 4, "10.000000", "5.000000", "15.000000", "5.000000", "0-3");
+const std::string kValid =
+    kHeader + row("1", "0.000000", 2, "0.000000", "10.000000", "10.000000", "0.000000", "0-1") +
+    row("2", "5.000000", 4, "10.000000", "5.000000", "15.000000", "5.000000", "0-3");
 
 std::vector<std::string> check_text(const std::string& text, CheckOptions options = {}) {
   return check_schedule(read_jobs_csv("test.csv", text), options);
@@ -44,9 +45,9 @@ TEST(ScheduleCheck, RejectedJobWithEmptyTimesIsAccepted) {
 
 TEST(ScheduleCheck, OverlapOnOneMachineIsReported) {
   // Job 2 starts at 9.5 while job 1 holds machines 0-1 until 10.
-  const std::string text = kHeader +
-                           row("1", "0.000000", 2, "0.000000", "10.000000", "10.000000", "0.000000", "0-1") +
-                           row("2", "5.000000", 2, "9.500000", "5.000000", "14.500000", "4.500000", "1-2");
+  const std::string text =
+      kHeader + row("1", "0.000000", 2, "0.000000", "10.000000", "10.000000", "0.000000", "0-1") +
+      row("2", "5.000000", 2, "9.500000", "5.000000", "14.500000", "4.500000", "1-2");
   const std::vector<std::string> violations = check_text(text);
   ASSERT_EQ(violations.size(), 1u);
   EXPECT_EQ(violations[0],
@@ -55,8 +56,8 @@ TEST(ScheduleCheck, OverlapOnOneMachineIsReported) {
 }
 
 TEST(ScheduleCheck, WrongAllocationSizeIsReported) {
-  const std::string text = kHeader +
-                           row("1", "0.000000", 3, "0.000000", "10.000000", "10.000000", "0.000000", "0-1");
+  const std::string text =
+      kHeader + row("1", "0.000000", 3, "0.000000", "10.000000", "10.000000", "0.000000", "0-1");
   const std::vector<std::string> violations = check_text(text);
   ASSERT_EQ(violations.size(), 1u);
   EXPECT_EQ(violations[0],
@@ -69,7 +70,8 @@ TEST(ScheduleCheck, AllocationOutsideTheMachineIsReported) {
   const std::vector<std::string> violations = check_text(kValid, options);
   ASSERT_EQ(violations.size(), 1u);
   EXPECT_NE(violations[0].find("job '2' (line 3) at 10.000000 s: allocation '0-3' lies outside "
-                               "machines 0-2"), std::string::npos);
+                               "machines 0-2"),
+            std::string::npos);
 }
 
 TEST(ScheduleCheck, MissingAndUnknownWorkloadJobsAreReported) {
@@ -82,8 +84,8 @@ TEST(ScheduleCheck, MissingAndUnknownWorkloadJobsAreReported) {
 }
 
 TEST(ScheduleCheck, DuplicateRowIsReported) {
-  const std::string text = kValid + row("1", "0.000000", 2, "20.000000", "1.000000", "21.000000",
-                                        "20.000000", "0-1");
+  const std::string text =
+      kValid + row("1", "0.000000", 2, "20.000000", "1.000000", "21.000000", "20.000000", "0-1");
   const std::vector<std::string> violations = check_text(text);
   ASSERT_EQ(violations.size(), 1u);
   EXPECT_EQ(violations[0], "job '1' (line 4) appears again (first at line 2)");
@@ -91,11 +93,12 @@ TEST(ScheduleCheck, DuplicateRowIsReported) {
 
 TEST(ScheduleCheck, InconsistentTimesAreReported) {
   // Starts 1 s before its submission, finish 2 µs off start + execution, waiting wrong.
-  const std::string text = kHeader +
-                           row("1", "1.000000", 1, "0.000000", "10.000000", "10.000002", "0.000000", "0");
+  const std::string text =
+      kHeader + row("1", "1.000000", 1, "0.000000", "10.000000", "10.000002", "0.000000", "0");
   const std::vector<std::string> violations = check_text(text);
   ASSERT_EQ(violations.size(), 3u);
-  EXPECT_EQ(violations[0], "job '1' (line 2) starts at 0.000000 s, before its submission at 1.000000 s");
+  EXPECT_EQ(violations[0],
+            "job '1' (line 2) starts at 0.000000 s, before its submission at 1.000000 s");
   EXPECT_NE(violations[1].find("finish 10.000002 s != start 0.000000 + execution 10.000000"),
             std::string::npos);
   EXPECT_NE(violations[2].find("waiting 0.000000 s != start 0.000000 - submission 1.000000"),
@@ -103,8 +106,8 @@ TEST(ScheduleCheck, InconsistentTimesAreReported) {
 }
 
 TEST(ScheduleCheck, OneMicrosecondOfRoundingIsTolerated) {
-  const std::string text = kHeader +
-                           row("1", "0.000000", 1, "0.333333", "0.333333", "0.666667", "0.333333", "0");
+  const std::string text =
+      kHeader + row("1", "0.000000", 1, "0.333333", "0.333333", "0.666667", "0.333333", "0");
   EXPECT_TRUE(check_text(text).empty());
 }
 

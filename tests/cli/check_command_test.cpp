@@ -14,7 +14,9 @@ using cli_testing::run;
 // by side on machines 0 and 1 from 61.000002.
 std::string simulate_tiny(const std::string& dir) {
   const cli_testing::CommandResult result =
-      run("simulate " BATFILL_SOURCE_DIR "/workloads/tiny_batsim.json --backfill none --no-progress --output " + dir + "/out");
+      run("simulate " BATFILL_SOURCE_DIR
+          "/workloads/tiny_batsim.json --backfill none --no-progress --output " +
+          dir + "/out");
   EXPECT_EQ(result.exit_code, 0) << result.output;
   return dir + "/out_jobs.csv";
 }
@@ -22,8 +24,8 @@ std::string simulate_tiny(const std::string& dir) {
 TEST(CheckCommand, AcceptsWhatSimulateWrote) {
   const std::string dir = cli_testing::output_dir();
   const std::string jobs = simulate_tiny(dir);
-  const cli_testing::CommandResult check =
-      run("check " + jobs + " --nodes 4 --workload " BATFILL_SOURCE_DIR "/workloads/tiny_batsim.json");
+  const cli_testing::CommandResult check = run(
+      "check " + jobs + " --nodes 4 --workload " BATFILL_SOURCE_DIR "/workloads/tiny_batsim.json");
   EXPECT_EQ(check.exit_code, 0) << check.output;
   EXPECT_EQ(check.output, jobs + ": 4 jobs, 0 violations\n");
 }
@@ -44,20 +46,24 @@ TEST(CheckCommand, ReportsAHandCorruptedSchedule) {
   }
   corrupt.close();
   const cli_testing::CommandResult check =
-      run("check " + dir + "/corrupt_jobs.csv --workload " BATFILL_SOURCE_DIR "/workloads/tiny_batsim.json");
+      run("check " + dir +
+          "/corrupt_jobs.csv --workload " BATFILL_SOURCE_DIR "/workloads/tiny_batsim.json");
   EXPECT_EQ(check.exit_code, 1) << check.output;
   const std::string file = dir + "/corrupt_jobs.csv: ";
   EXPECT_EQ(check.output,
-            file + "job '2' (line 2) at 60.000000 s: allocation '0' has 1 machines, it requested 4\n" +
-                file + "machine 0 runs job '3' (line 3) and job '4' (line 4) at once at 61.000002 s "
-                       "(the first ends at 121.000002 s)\n" +
+            file +
+                "job '2' (line 2) at 60.000000 s: allocation '0' has 1 machines, it requested 4\n" +
+                file +
+                "machine 0 runs job '3' (line 3) and job '4' (line 4) at once at 61.000002 s "
+                "(the first ends at 121.000002 s)\n" +
                 file + "workload job '1' is missing\n" + file + "3 jobs, 3 violations\n");
 }
 
 TEST(CheckCommand, UnreadableFileIsNamed) {
   const cli_testing::CommandResult check = run("check /nonexistent/x_jobs.csv");
   EXPECT_EQ(check.exit_code, 1);
-  EXPECT_NE(check.output.find("cannot read '/nonexistent/x_jobs.csv'"), std::string::npos) << check.output;
+  EXPECT_NE(check.output.find("cannot read '/nonexistent/x_jobs.csv'"), std::string::npos)
+      << check.output;
 }
 
 // --timeout must be finite, positive and bounded; --nodes within the machine limit.
@@ -67,7 +73,9 @@ TEST(BadOptions, TimeoutsOutsideTheRangeAreRefused) {
     EXPECT_NE(serve.exit_code, 0) << value;
     EXPECT_NE(serve.output.find("--timeout"), std::string::npos) << value << serve.output;
     const cli_testing::CommandResult simulate =
-        run("simulate " BATFILL_SOURCE_DIR "/workloads/tiny.swf --scheduler ipc:///tmp/none --timeout=" + value);
+        run("simulate " BATFILL_SOURCE_DIR
+            "/workloads/tiny.swf --scheduler ipc:///tmp/none --timeout=" +
+            value);
     EXPECT_NE(simulate.exit_code, 0) << value;
     EXPECT_NE(simulate.output.find("--timeout"), std::string::npos) << value << simulate.output;
   }
@@ -87,24 +95,28 @@ TEST(BadOptions, NodesBeyondTheMachineLimitAreRefused) {
 TEST(TimeRange, ChainedJobsEndingBeyondTheRangeStopWithAnError) {
   const std::string dir = cli_testing::output_dir();
   std::ofstream swf(dir + "/far.swf");
-  for (int id = 1; id <= 3; ++id) swf << id << " 0 0 4000000000000 1 -1 -1 1 4000000000000 -1 1 1 1 1 1 -1 -1 -1\n";
+  for (int id = 1; id <= 3; ++id)
+    swf << id << " 0 0 4000000000000 1 -1 -1 1 4000000000000 -1 1 1 1 1 1 -1 -1 -1\n";
   swf.close();
   const cli_testing::CommandResult result =
       run("simulate " + dir + "/far.swf --nodes 1 --no-progress --output " + dir + "/out");
   EXPECT_EQ(result.exit_code, 1) << result.output;
-  EXPECT_NE(result.output.find("job 'w0!2' started at 4000000000000.000000 s for 4000000000000.000000 s "
-                               "would end beyond batfill's time range (4.6e12 s)"),
-            std::string::npos)
+  EXPECT_NE(
+      result.output.find("job 'w0!2' started at 4000000000000.000000 s for 4000000000000.000000 s "
+                         "would end beyond batfill's time range (4.6e12 s)"),
+      std::string::npos)
       << result.output;
 }
 
 TEST(TimeRange, SubmissionBeyondTheRangeIsARejectedRecord) {
   const std::string dir = cli_testing::output_dir();
-  std::ofstream(dir + "/far.swf") << "1 9100000000000 0 1000000000000 1 -1 -1 1 1000000000000 -1 1 1 1 1 1 -1 -1 -1\n";
+  std::ofstream(dir + "/far.swf")
+      << "1 9100000000000 0 1000000000000 1 -1 -1 1 1000000000000 -1 1 1 1 1 1 -1 -1 -1\n";
   const cli_testing::CommandResult result =
       run("simulate " + dir + "/far.swf --nodes 1 --no-progress --output " + dir + "/out");
   EXPECT_EQ(result.exit_code, 0) << result.output;
-  EXPECT_NE(result.output.find("rejected 1: submit time (field 2) '9100000000000' is negative or out of range"),
+  EXPECT_NE(result.output.find(
+                "rejected 1: submit time (field 2) '9100000000000' is negative or out of range"),
             std::string::npos)
       << result.output;
 }

@@ -21,8 +21,8 @@ namespace batfill::cli_testing {
 inline const std::vector<std::string> kPolicies = {"none", "easy", "conservative", "easy-classic",
                                                    "conservative-classic"};
 inline const std::vector<std::string> kQueueOrders = {
-    "fcfs", "lcfs", "asc_walltime", "desc_walltime", "asc_size", "desc_size", "desc_slowdown",
-    "desc_bounded_slowdown"};
+    "fcfs",     "lcfs",      "asc_walltime",  "desc_walltime",
+    "asc_size", "desc_size", "desc_slowdown", "desc_bounded_slowdown"};
 
 // A file of the repository, found through the source directory CMake compiled in: tests never
 // depend on the directory they run from.
@@ -54,7 +54,8 @@ inline std::string output_dir() {
   for (char& c : name) {
     if (c == '/') c = '_';
   }
-  const std::filesystem::path dir = std::filesystem::path(BATFILL_BUILD_DIR) / "test-outputs" / name;
+  const std::filesystem::path dir =
+      std::filesystem::path(BATFILL_BUILD_DIR) / "test-outputs" / name;
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir.string();

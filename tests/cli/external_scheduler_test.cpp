@@ -3,11 +3,11 @@
 // in-process runs must write byte-identical _jobs.csv (every protocol path is then
 // exercised without a real Batsim).
 
-#include <chrono>
-#include <fstream>
-#include <filesystem>
-#include <thread>
 #include <unistd.h>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
 
 #include "cli_support.hpp"
 
@@ -38,8 +38,8 @@ TEST_P(ExternalMatchesInProcess, IdenticalJobsCsv) {
 
   // ipc:// keeps parallel test runs from competing for TCP ports; socket paths are limited to
   // 107 characters, so the socket lives in /tmp rather than beside the outputs.
-  const std::string endpoint = "ipc:///tmp/batfill-test-" + std::to_string(getpid()) + "-" +
-                               scenario.name + ".sock";
+  const std::string endpoint =
+      "ipc:///tmp/batfill-test-" + std::to_string(getpid()) + "-" + scenario.name + ".sock";
   const ExternalRun external = run_external(endpoint, std::string("--backfill ") + scenario.policy,
                                             common + " --output " + dir + "/ext", dir);
   ASSERT_EQ(external.simulate.exit_code, 0) << external.simulate.output << external.serve_log;
@@ -52,17 +52,21 @@ TEST_P(ExternalMatchesInProcess, IdenticalJobsCsv) {
 
 INSTANTIATE_TEST_SUITE_P(
     BundledWorkloads, ExternalMatchesInProcess,
-    ::testing::Values(Scenario{"tiny_swf_easy", BATFILL_SOURCE_DIR "/workloads/tiny.swf", "easy"},
-                      Scenario{"tiny_json_conservative", BATFILL_SOURCE_DIR "/workloads/tiny_batsim.json", "conservative"},
-                      Scenario{"lublin_easy", BATFILL_SOURCE_DIR "/workloads/lublin_256.swf", "easy"},
-                      Scenario{"lublin_none", BATFILL_SOURCE_DIR "/workloads/lublin_256.swf", "none"},
-                      Scenario{"drevt_conservative", BATFILL_SOURCE_DIR "/workloads/drevt-huge_2000jobs.csv --nodes 400",
-                               "conservative"},
-                      Scenario{"drevt_easy_classic", BATFILL_SOURCE_DIR "/workloads/drevt-huge_2000jobs.csv --nodes 400",
-                               "easy-classic"},
-                      Scenario{"drevt_conservative_classic",
-                               BATFILL_SOURCE_DIR "/workloads/drevt-huge_2000jobs.csv --nodes 400",
-                               "conservative-classic"}),
+    ::testing::Values(
+        Scenario{"tiny_swf_easy", BATFILL_SOURCE_DIR "/workloads/tiny.swf", "easy"},
+        Scenario{"tiny_json_conservative", BATFILL_SOURCE_DIR "/workloads/tiny_batsim.json",
+                 "conservative"},
+        Scenario{"lublin_easy", BATFILL_SOURCE_DIR "/workloads/lublin_256.swf", "easy"},
+        Scenario{"lublin_none", BATFILL_SOURCE_DIR "/workloads/lublin_256.swf", "none"},
+        Scenario{"drevt_conservative",
+                 BATFILL_SOURCE_DIR "/workloads/drevt-huge_2000jobs.csv --nodes 400",
+                 "conservative"},
+        Scenario{"drevt_easy_classic",
+                 BATFILL_SOURCE_DIR "/workloads/drevt-huge_2000jobs.csv --nodes 400",
+                 "easy-classic"},
+        Scenario{"drevt_conservative_classic",
+                 BATFILL_SOURCE_DIR "/workloads/drevt-huge_2000jobs.csv --nodes 400",
+                 "conservative-classic"}),
     [](const ::testing::TestParamInfo<Scenario>& info) { return std::string(info.param.name); });
 
 // Every policy with every queue order also runs through `batfill serve`, with the same
@@ -70,7 +74,8 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(ExternalScheduler, EveryPolicyWithEveryOrderMatchesInProcess) {
   const std::string dir = cli_testing::output_dir();
   {
-    const std::vector<std::string> lines = cli_testing::read_lines(BATFILL_SOURCE_DIR "/workloads/drevt-huge_2000jobs.csv");
+    const std::vector<std::string> lines =
+        cli_testing::read_lines(BATFILL_SOURCE_DIR "/workloads/drevt-huge_2000jobs.csv");
     std::ofstream out(dir + "/w.csv");
     for (std::size_t i = 0; i < lines.size() && i <= 300; ++i) out << lines[i] << '\n';
   }
@@ -101,8 +106,10 @@ TEST(ExternalScheduler, EveryPolicyWithEveryOrderMatchesInProcess) {
 TEST(ExternalScheduler, PredictionsAndCorrectionsMatchInProcess) {
   const std::string dir = cli_testing::output_dir();
   const std::string input = dir + "/kth.swf";
-  ASSERT_EQ(std::system(("zcat " BATFILL_SOURCE_DIR "/workloads/KTH-SP2-1996-2.1-cln.swf.gz | head -3000 > " +
-                         input).c_str()),
+  ASSERT_EQ(std::system(("zcat " BATFILL_SOURCE_DIR
+                         "/workloads/KTH-SP2-1996-2.1-cln.swf.gz | head -3000 > " +
+                         input)
+                            .c_str()),
             0);
   const std::vector<std::string> variants = {
       "--backfill easy-classic --predictor tsafrir --corrector tsafrir --backfill-order sjbf",
@@ -130,9 +137,10 @@ TEST(ExternalScheduler, PredictionsAndCorrectionsMatchInProcess) {
 TEST(ExternalScheduler, WorksOverLoopbackTcp) {
   const std::string dir = cli_testing::output_dir();
   const int port = 29000 + static_cast<int>(getpid() % 2000);
-  const ExternalRun external =
-      run_external("tcp://127.0.0.1:" + std::to_string(port), "-v easy_bf",
-                   "simulate " BATFILL_SOURCE_DIR "/workloads/tiny.swf --no-progress --output " + dir + "/ext", dir);
+  const ExternalRun external = run_external(
+      "tcp://127.0.0.1:" + std::to_string(port), "-v easy_bf",
+      "simulate " BATFILL_SOURCE_DIR "/workloads/tiny.swf --no-progress --output " + dir + "/ext",
+      dir);
   ASSERT_EQ(external.simulate.exit_code, 0) << external.simulate.output << external.serve_log;
   EXPECT_EQ(external.serve_exit_code, 0) << external.serve_log;
   EXPECT_NE(external.serve_log.find("easy-classic"), std::string::npos) << external.serve_log;

@@ -104,15 +104,17 @@ TEST_P(GoldenOutputs, EveryPolicyWritesTheRecordedFiles) {
                          " --no-progress --backfill " + policy + " --output " + prefix);
     ASSERT_EQ(result.exit_code, 0) << result.output;
     const std::string jobs = cli_testing::read_file(prefix + "_jobs.csv");
-    const std::string schedule = without_wall_clock(cli_testing::read_file(prefix + "_schedule.csv"));
+    const std::string schedule =
+        without_wall_clock(cli_testing::read_file(prefix + "_schedule.csv"));
     check_or_record(std::string(trace.name) + "/" + policy, fnv1a(jobs) + " " + fnv1a(schedule));
     std::filesystem::remove(prefix + "_jobs.csv");
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    BundledTraces, GoldenOutputs, ::testing::ValuesIn(kTraces),
-    [](const ::testing::TestParamInfo<Trace>& info) { return std::string(info.param.name); });
+INSTANTIATE_TEST_SUITE_P(BundledTraces, GoldenOutputs, ::testing::ValuesIn(kTraces),
+                         [](const ::testing::TestParamInfo<Trace>& info) {
+                           return std::string(info.param.name);
+                         });
 
 // The replies `batfill serve` sends, as its debug log shows them ("reply #K: ..."), while the
 // embedded stand-in plays Batsim.
@@ -123,11 +125,11 @@ TEST_P(GoldenServeReplies, EveryPolicyAnswersAsRecorded) {
   const std::string dir = cli_testing::output_dir();
   for (const std::string& policy : cli_testing::kPolicies) {
     const std::string endpoint = "ipc:///tmp/batfill-golden-" + std::to_string(getpid()) + ".sock";
-    const cli_testing::ExternalRun external = cli_testing::run_external(
-        endpoint, "--verbosity debug --backfill " + policy,
-        "simulate " + cli_testing::source_path(trace.arguments) + " --no-progress --output " +
-            dir + "/" + policy,
-        dir);
+    const cli_testing::ExternalRun external =
+        cli_testing::run_external(endpoint, "--verbosity debug --backfill " + policy,
+                                  "simulate " + cli_testing::source_path(trace.arguments) +
+                                      " --no-progress --output " + dir + "/" + policy,
+                                  dir);
     ASSERT_EQ(external.simulate.exit_code, 0) << external.simulate.output;
     ASSERT_EQ(external.serve_exit_code, 0) << external.serve_log;
     std::string replies;

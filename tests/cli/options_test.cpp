@@ -12,8 +12,8 @@ using cli_testing::run;
 // The summary's first line names the policy, order and allocation rule in force.
 std::string settings_line(const std::string& options) {
   const cli_testing::CommandResult result =
-      run("simulate " BATFILL_SOURCE_DIR "/workloads/tiny.swf --no-progress --output " + cli_testing::output_dir() +
-          "/x " + options);
+      run("simulate " BATFILL_SOURCE_DIR "/workloads/tiny.swf --no-progress --output " +
+          cli_testing::output_dir() + "/x " + options);
   EXPECT_EQ(result.exit_code, 0) << result.output;
   // The summary's first line; a sanitized build may print its own warnings before it.
   const std::size_t start = result.output.find("batfill simulate:");
@@ -35,8 +35,9 @@ TEST(BatschedAliases, QueueOrderAndMachineChoice) {
   EXPECT_NE(line.find("order asc_size"), std::string::npos) << line;
   EXPECT_NE(line.find("alloc contiguous"), std::string::npos) << line;
   EXPECT_NE(settings_line("-p basic").find("alloc lowest"), std::string::npos);
-  EXPECT_NE(settings_line("--queue_order desc_bounded_slowdown").find("order desc_bounded_slowdown"),
-            std::string::npos);
+  EXPECT_NE(
+      settings_line("--queue_order desc_bounded_slowdown").find("order desc_bounded_slowdown"),
+      std::string::npos);
 }
 
 TEST(BatschedAliases, VariantOptionsJson) {
@@ -47,7 +48,8 @@ TEST(BatschedAliases, VariantOptionsJson) {
 
 TEST(BatschedAliases, UnknownVariantListsWhatExists) {
   const cli_testing::CommandResult result =
-      run("simulate " BATFILL_SOURCE_DIR "/workloads/tiny.swf --output " + cli_testing::output_dir() + "/x -v filler");
+      run("simulate " BATFILL_SOURCE_DIR "/workloads/tiny.swf --output " +
+          cli_testing::output_dir() + "/x -v filler");
   EXPECT_NE(result.exit_code, 0);
   EXPECT_NE(result.output.find("'filler'"), std::string::npos) << result.output;
   EXPECT_NE(result.output.find("easy_bf"), std::string::npos) << result.output;
@@ -56,15 +58,16 @@ TEST(BatschedAliases, UnknownVariantListsWhatExists) {
 
 TEST(BatschedAliases, PolicyMeansMachineChoiceNotAlgorithm) {
   const cli_testing::CommandResult result =
-      run("simulate " BATFILL_SOURCE_DIR "/workloads/tiny.swf --output " + cli_testing::output_dir() + "/x -p easy");
+      run("simulate " BATFILL_SOURCE_DIR "/workloads/tiny.swf --output " +
+          cli_testing::output_dir() + "/x -p easy");
   EXPECT_NE(result.exit_code, 0);
   EXPECT_NE(result.output.find("basic, contiguous"), std::string::npos) << result.output;
 }
 
 TEST(BatschedAliases, ConflictingSpellingsAreRefused) {
-  const cli_testing::CommandResult result = run(
-      "simulate " BATFILL_SOURCE_DIR "/workloads/tiny.swf --output " + cli_testing::output_dir() +
-      "/x --backfill easy -v conservative_bf");
+  const cli_testing::CommandResult result =
+      run("simulate " BATFILL_SOURCE_DIR "/workloads/tiny.swf --output " +
+          cli_testing::output_dir() + "/x --backfill easy -v conservative_bf");
   EXPECT_NE(result.exit_code, 0);
   EXPECT_NE(result.output.find("conflicting"), std::string::npos) << result.output;
 }
@@ -76,7 +79,8 @@ TEST(PredictionOptions, BadNamesAndCombinationsAreRefused) {
   EXPECT_NE(unknown.output.find("unknown predictor 'oracle' (valid: requested, clairvoyant, "
                                 "tsafrir, sgd)"),
             std::string::npos);
-  const cli_testing::CommandResult sjbf = cli_testing::run("serve --backfill easy --backfill-order sjbf");
+  const cli_testing::CommandResult sjbf =
+      cli_testing::run("serve --backfill easy --backfill-order sjbf");
   EXPECT_NE(sjbf.exit_code, 0);
   EXPECT_NE(sjbf.output.find("needs a policy that orders its candidates"), std::string::npos);
   const cli_testing::CommandResult option =
@@ -109,7 +113,8 @@ TEST(Combinations, EveryPolicyWithEveryOrderRuns) {
     for (const std::string& order : cli_testing::kQueueOrders) {
       const std::string prefix = dir + "/" + policy + "-" + order;
       const cli_testing::CommandResult result =
-          cli_testing::run(std::string("simulate " BATFILL_SOURCE_DIR "/workloads/drevt-huge_2000jobs.csv --nodes 400 "
+          cli_testing::run(std::string("simulate " BATFILL_SOURCE_DIR
+                                       "/workloads/drevt-huge_2000jobs.csv --nodes 400 "
                                        "--no-progress --backfill ") +
                            policy + " --order " + order + " --output " + prefix);
       ASSERT_EQ(result.exit_code, 0) << policy << " " << order << "\n" << result.output;

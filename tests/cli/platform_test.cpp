@@ -41,13 +41,14 @@ std::map<std::string, cli_testing::CsvRow> by_id(const std::vector<cli_testing::
 TEST(Platform, ProfilesRunOnTheClusterAndStopAtTheirWalltime) {
   const std::string dir = cli_testing::output_dir();
   std::ofstream(dir + "/w.json") << kWorkload;
-  const cli_testing::CommandResult result =
-      run("simulate " + dir + "/w.json --platform " BATFILL_SOURCE_DIR "/platforms/cluster16.xml --no-progress --output " +
-          dir + "/out");
+  const cli_testing::CommandResult result = run("simulate " + dir +
+                                                "/w.json --platform " BATFILL_SOURCE_DIR
+                                                "/platforms/cluster16.xml --no-progress --output " +
+                                                dir + "/out");
   ASSERT_EQ(result.exit_code, 0) << result.output;
-  cli_testing::expect_valid_schedule(dir + "/out_jobs.csv",
-                                     "--platform " BATFILL_SOURCE_DIR "/platforms/cluster16.xml --workload " +
-                                         dir + "/w.json");
+  cli_testing::expect_valid_schedule(dir + "/out_jobs.csv", "--platform " BATFILL_SOURCE_DIR
+                                                            "/platforms/cluster16.xml --workload " +
+                                                                dir + "/w.json");
   const auto jobs = by_id(read_csv(dir + "/out_jobs.csv"));
   ASSERT_EQ(jobs.size(), 5u);
 
@@ -74,24 +75,30 @@ TEST(Platform, ProfilesRunOnTheClusterAndStopAtTheirWalltime) {
 
 TEST(Platform, NodesKeepsTheFirstComputeHosts) {
   const std::string dir = cli_testing::output_dir();
-  const cli_testing::CommandResult result =
-      run("simulate " BATFILL_SOURCE_DIR "/workloads/tiny_batsim.json --platform " BATFILL_SOURCE_DIR "/platforms/cluster16.xml --nodes 4 "
-          "--no-progress --output " + dir + "/out");
+  const cli_testing::CommandResult result = run(
+      "simulate " BATFILL_SOURCE_DIR "/workloads/tiny_batsim.json --platform " BATFILL_SOURCE_DIR
+      "/platforms/cluster16.xml --nodes 4 "
+      "--no-progress --output " +
+      dir + "/out");
   ASSERT_EQ(result.exit_code, 0) << result.output;
   EXPECT_EQ(read_csv(dir + "/out_schedule.csv").front().at("nb_computing_machines"), "4");
-  const cli_testing::CommandResult too_many =
-      run("simulate " BATFILL_SOURCE_DIR "/workloads/tiny_batsim.json --platform " BATFILL_SOURCE_DIR "/platforms/cluster16.xml --nodes 17 "
-          "--output " + dir + "/x");
+  const cli_testing::CommandResult too_many = run(
+      "simulate " BATFILL_SOURCE_DIR "/workloads/tiny_batsim.json --platform " BATFILL_SOURCE_DIR
+      "/platforms/cluster16.xml --nodes 17 "
+      "--output " +
+      dir + "/x");
   EXPECT_NE(too_many.exit_code, 0);
   EXPECT_NE(too_many.output.find("16 compute hosts"), std::string::npos) << too_many.output;
 }
 
 TEST(Platform, MissingPlatformFileIsNamed) {
   const cli_testing::CommandResult result =
-      run("simulate " BATFILL_SOURCE_DIR "/workloads/tiny.swf --platform " BATFILL_SOURCE_DIR "/platforms/nope.xml --output " +
+      run("simulate " BATFILL_SOURCE_DIR "/workloads/tiny.swf --platform " BATFILL_SOURCE_DIR
+          "/platforms/nope.xml --output " +
           cli_testing::output_dir() + "/x");
   EXPECT_NE(result.exit_code, 0);
-  EXPECT_NE(result.output.find(BATFILL_SOURCE_DIR "/platforms/nope.xml"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find(BATFILL_SOURCE_DIR "/platforms/nope.xml"), std::string::npos)
+      << result.output;
 }
 
 }  // namespace

@@ -66,7 +66,8 @@ TEST(QueuesCli, NonBackfillQueueWaitsEverywhereAlike) {
   EXPECT_EQ(cli_testing::read_file(dir + "/key_jobs.csv"),
             cli_testing::read_file(dir + "/file_jobs.csv"));
 
-  const std::string endpoint = "ipc:///tmp/batfill-test-" + std::to_string(getpid()) + "-queues.sock";
+  const std::string endpoint =
+      "ipc:///tmp/batfill-test-" + std::to_string(getpid()) + "-queues.sock";
   const cli_testing::ExternalRun external =
       cli_testing::run_external(endpoint, "--backfill easy-classic --queues " + queues,
                                 common + " --output " + dir + "/ext", dir);
@@ -84,8 +85,8 @@ TEST(QueuesCli, BadConfigurationsNameTheFileAndKey) {
   EXPECT_NE(result.output.find("bad.json"), std::string::npos) << result.output;
   EXPECT_NE(result.output.find("queues[0].bogus"), std::string::npos) << result.output;
 
-  const std::string twice = write(dir + "/twice.json",
-                                  R"({"queues": [{"name": "a", "ids": [1]}, {"name": "b", "ids": [1]}]})");
+  const std::string twice = write(
+      dir + "/twice.json", R"({"queues": [{"name": "a", "ids": [1]}, {"name": "b", "ids": [1]}]})");
   const auto duplicate = run("simulate " + trace + " --no-progress --queues " + twice);
   EXPECT_NE(duplicate.exit_code, 0);
   EXPECT_NE(duplicate.output.find("queue id '1' is listed twice"), std::string::npos)

@@ -4,8 +4,8 @@
 #include <set>
 
 #include "../support/instant_replay.hpp"
-#include "cli_support.hpp"
 #include "batfill/common/machine_set.hpp"
+#include "cli_support.hpp"
 
 namespace batfill {
 namespace {
@@ -18,8 +18,9 @@ std::map<std::string, std::string> schedule_row(const std::string& prefix) {
   return rows.empty() ? std::map<std::string, std::string>{} : rows.front();
 }
 
-// The spec's own table ("2000 jobs, 400 nodes"; docs/semantics.md §3.2): DR_EVT's trace in limit mode gives
-// makespans of 909,621 s (EASY, 95.20 % utilization) and 993,969 s (CONSERVATIVE, 87.13 %).
+// The spec's own table ("2000 jobs, 400 nodes"; docs/semantics.md §3.2): DR_EVT's trace in limit
+// mode gives makespans of 909,621 s (EASY, 95.20 % utilization) and 993,969 s (CONSERVATIVE, 87.13
+// %).
 TEST(SpecTable, DrEvtMakespansToTheSecond) {
   const std::string dir = cli_testing::output_dir();
   const struct {
@@ -30,7 +31,8 @@ TEST(SpecTable, DrEvtMakespansToTheSecond) {
   for (const auto& row : expected) {
     const std::string prefix = dir + "/" + row.policy;
     const cli_testing::CommandResult result =
-        run("simulate " BATFILL_SOURCE_DIR "/workloads/drevt-huge_2000jobs.csv --nodes 400 --no-progress --backfill " +
+        run("simulate " BATFILL_SOURCE_DIR
+            "/workloads/drevt-huge_2000jobs.csv --nodes 400 --no-progress --backfill " +
             std::string(row.policy) + " --output " + prefix);
     ASSERT_EQ(result.exit_code, 0) << result.output;
     const auto schedule = schedule_row(prefix);
@@ -38,8 +40,9 @@ TEST(SpecTable, DrEvtMakespansToTheSecond) {
     EXPECT_NEAR(std::stod(schedule.at("utilization")), row.utilization, 0.00005) << row.policy;
     EXPECT_EQ(schedule.at("nb_jobs"), "2000");
     EXPECT_EQ(schedule.at("nb_jobs_rejected"), "0");
-    cli_testing::expect_valid_schedule(
-        prefix + "_jobs.csv", "--nodes 400 --workload " BATFILL_SOURCE_DIR "/workloads/drevt-huge_2000jobs.csv");
+    cli_testing::expect_valid_schedule(prefix + "_jobs.csv",
+                                       "--nodes 400 --workload " BATFILL_SOURCE_DIR
+                                       "/workloads/drevt-huge_2000jobs.csv");
   }
 }
 
@@ -49,7 +52,9 @@ TEST(SpecTable, DrEvtMakespansToTheSecond) {
 TEST(Outputs, JobsCsvHasBatsimColumnsAndConsistentRows) {
   const std::string prefix = cli_testing::output_dir() + "/out";
   const cli_testing::CommandResult result =
-      run("simulate " BATFILL_SOURCE_DIR "/workloads/lublin_256.swf --no-progress --backfill conservative --output " + prefix);
+      run("simulate " BATFILL_SOURCE_DIR
+          "/workloads/lublin_256.swf --no-progress --backfill conservative --output " +
+          prefix);
   ASSERT_EQ(result.exit_code, 0) << result.output;
   const std::vector<std::string> lines = cli_testing::read_lines(prefix + "_jobs.csv");
   ASSERT_FALSE(lines.empty());
@@ -94,7 +99,8 @@ TEST(CrossCheck, SimulatorMatchesIndependentReplayOnLublin) {
   const std::string dir = cli_testing::output_dir();
   // lublin_256.swf has no requested times: the simulator uses the runtime (docs/semantics.md §5.1).
   std::vector<testing::TraceJob> trace;
-  for (const std::string& line : cli_testing::read_lines(BATFILL_SOURCE_DIR "/workloads/lublin_256.swf")) {
+  for (const std::string& line :
+       cli_testing::read_lines(BATFILL_SOURCE_DIR "/workloads/lublin_256.swf")) {
     if (line.empty() || line[0] == ';') continue;
     std::istringstream fields(line);
     std::vector<double> f;
@@ -110,9 +116,9 @@ TEST(CrossCheck, SimulatorMatchesIndependentReplayOnLublin) {
   }
   for (const char* policy : {"none", "easy", "conservative"}) {
     const std::string prefix = dir + "/" + policy;
-    const cli_testing::CommandResult result = run(
-        "simulate " BATFILL_SOURCE_DIR "/workloads/lublin_256.swf --no-progress --backfill " + std::string(policy) +
-        " --output " + prefix);
+    const cli_testing::CommandResult result =
+        run("simulate " BATFILL_SOURCE_DIR "/workloads/lublin_256.swf --no-progress --backfill " +
+            std::string(policy) + " --output " + prefix);
     ASSERT_EQ(result.exit_code, 0) << result.output;
     const testing::ReplayResult replay = testing::replay(trace, 256, policy);
     std::size_t compared = 0;
@@ -123,7 +129,8 @@ TEST(CrossCheck, SimulatorMatchesIndependentReplayOnLublin) {
         continue;
       }
       ASSERT_EQ(replay.start.count(id), 1u) << policy << " " << id;
-      EXPECT_EQ(row.at("starting_time"), format_seconds(replay.start.at(id))) << policy << " " << id;
+      EXPECT_EQ(row.at("starting_time"), format_seconds(replay.start.at(id)))
+          << policy << " " << id;
       EXPECT_EQ(row.at("allocated_resources"), to_string(replay.machines.at(id))) << policy;
       ++compared;
     }
@@ -136,8 +143,10 @@ TEST(CrossCheck, SimulatorMatchesIndependentReplayOnLublin) {
 TEST(SchedConfig, OverridesTheCommandLinePolicy) {
   const std::string prefix = cli_testing::output_dir() + "/out";
   const cli_testing::CommandResult result =
-      run("simulate " BATFILL_SOURCE_DIR "/workloads/drevt-huge_2000jobs.csv --nodes 400 --no-progress --backfill easy "
-          "--sched-cfg '{\"backfill\":\"conservative\"}' --output " + prefix);
+      run("simulate " BATFILL_SOURCE_DIR
+          "/workloads/drevt-huge_2000jobs.csv --nodes 400 --no-progress --backfill easy "
+          "--sched-cfg '{\"backfill\":\"conservative\"}' --output " +
+          prefix);
   ASSERT_EQ(result.exit_code, 0) << result.output;
   EXPECT_EQ(schedule_row(prefix).at("makespan"), "993969.000000");
   EXPECT_NE(result.output.find("batfill conservative,"), std::string::npos) << result.output;
@@ -171,7 +180,8 @@ TEST(Batching, PerEventFollowsPyssOrder) {
             batching + " --output " + prefix);
     ASSERT_EQ(result.exit_code, 0) << result.output;
     std::map<std::string, std::string> start;
-    for (const auto& row : read_csv(prefix + "_jobs.csv")) start[row.at("job_id")] = row.at("starting_time");
+    for (const auto& row : read_csv(prefix + "_jobs.csv"))
+      start[row.at("job_id")] = row.at("starting_time");
     EXPECT_EQ(start.at("4"), starts.first) << batching;
     EXPECT_EQ(start.at("5"), starts.second) << batching;
   }
@@ -179,14 +189,16 @@ TEST(Batching, PerEventFollowsPyssOrder) {
 
 TEST(BadInput, MissingWorkloadFileIsNamed) {
   const cli_testing::CommandResult result =
-      run("simulate " BATFILL_SOURCE_DIR "/workloads/no-such-file.swf --nodes 4 --output " + cli_testing::output_dir() + "/x");
+      run("simulate " BATFILL_SOURCE_DIR "/workloads/no-such-file.swf --nodes 4 --output " +
+          cli_testing::output_dir() + "/x");
   EXPECT_NE(result.exit_code, 0);
   EXPECT_NE(result.output.find("no-such-file.swf"), std::string::npos) << result.output;
 }
 
 TEST(BadInput, UnknownPolicyListsTheValidOnes) {
   const cli_testing::CommandResult result =
-      run("simulate " BATFILL_SOURCE_DIR "/workloads/lublin_256.swf --backfill fastest --output " + cli_testing::output_dir() + "/x");
+      run("simulate " BATFILL_SOURCE_DIR "/workloads/lublin_256.swf --backfill fastest --output " +
+          cli_testing::output_dir() + "/x");
   EXPECT_NE(result.exit_code, 0);
   EXPECT_NE(result.output.find("fastest"), std::string::npos) << result.output;
   EXPECT_NE(result.output.find("conservative"), std::string::npos) << result.output;
@@ -194,7 +206,8 @@ TEST(BadInput, UnknownPolicyListsTheValidOnes) {
 
 TEST(BadInput, NoMachineSizeIsExplained) {
   const cli_testing::CommandResult result =
-      run("simulate " BATFILL_SOURCE_DIR "/workloads/drevt-huge_2000jobs.csv --output " + cli_testing::output_dir() + "/x");
+      run("simulate " BATFILL_SOURCE_DIR "/workloads/drevt-huge_2000jobs.csv --output " +
+          cli_testing::output_dir() + "/x");
   EXPECT_NE(result.exit_code, 0);
   EXPECT_NE(result.output.find("--nodes"), std::string::npos) << result.output;
 }

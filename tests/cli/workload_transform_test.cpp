@@ -34,10 +34,8 @@ TEST(WorkloadTransform, LoadFactorGivesExactSubmitTimes) {
       run("simulate " + dir + "/w.swf --no-progress --load-factor 2 --output " + dir + "/out");
   ASSERT_EQ(result.exit_code, 0) << result.output;
   EXPECT_EQ(submit_times(dir + "/out_jobs.csv"),
-            (std::map<std::string, std::string>{{"1", "10.000000"},
-                                                {"2", "15.000000"},
-                                                {"3", "25.000000"},
-                                                {"4", "40.000000"}}));
+            (std::map<std::string, std::string>{
+                {"1", "10.000000"}, {"2", "15.000000"}, {"3", "25.000000"}, {"4", "40.000000"}}));
   EXPECT_EQ(read_csv(dir + "/out_schedule.csv").front().at("load_factor"), "2");
   EXPECT_NE(result.output.find("load factor 2"), std::string::npos) << result.output;
 }
@@ -69,8 +67,8 @@ TEST(WorkloadTransform, FactorOneWithoutShakeChangesNoOutput) {
 
 TEST(WorkloadTransform, BadValuesAreClearErrors) {
   const std::string dir = cli_testing::output_dir();
-  const std::string common = "simulate " + cli_testing::source_path("workloads/tiny.swf") +
-                             " --output " + dir + "/x ";
+  const std::string common =
+      "simulate " + cli_testing::source_path("workloads/tiny.swf") + " --output " + dir + "/x ";
   const auto zero = run(common + "--load-factor 0");
   EXPECT_NE(zero.exit_code, 0);
   EXPECT_NE(zero.output.find("load factor must be"), std::string::npos) << zero.output;

@@ -25,7 +25,7 @@ TEST(IdSet, NumberedIdsArePerPrefixAndExact) {
 TEST(IdSet, OtherSpellingsAreDistinctIds) {
   IdSet ids;
   EXPECT_TRUE(ids.insert("17"));
-  EXPECT_TRUE(ids.insert("017"));    // a leading zero: not the number 17
+  EXPECT_TRUE(ids.insert("017"));  // a leading zero: not the number 17
   EXPECT_TRUE(ids.insert("17.0"));
   EXPECT_TRUE(ids.insert("17#2"));
   EXPECT_TRUE(ids.insert("0"));

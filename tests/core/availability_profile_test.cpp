@@ -27,10 +27,10 @@ TEST(AvailabilityProfile, ReserveAndReleaseAreExactInverses) {
 
 TEST(AvailabilityProfile, EarliestFitFillsHolesAndMayEndWhereAnotherBegins) {
   AvailabilityProfile profile(10, 0);
-  profile.reserve(0, 100, 6);   // 4 free in [0,100)
-  profile.reserve(100, 200, 10);  // none in [100,200)
-  EXPECT_EQ(profile.earliest_fit(0, 100, 4), 0);     // ends exactly at 100
-  EXPECT_EQ(profile.earliest_fit(0, 101, 4), 200);   // one microsecond too long
+  profile.reserve(0, 100, 6);                       // 4 free in [0,100)
+  profile.reserve(100, 200, 10);                    // none in [100,200)
+  EXPECT_EQ(profile.earliest_fit(0, 100, 4), 0);    // ends exactly at 100
+  EXPECT_EQ(profile.earliest_fit(0, 101, 4), 200);  // one microsecond too long
   EXPECT_EQ(profile.earliest_fit(0, 10, 5), 200);
   EXPECT_EQ(profile.earliest_fit(250, 10, 10), 250);
   EXPECT_EQ(profile.earliest_fit(0, kNever, 10), 200);  // a job without end
@@ -69,7 +69,9 @@ TEST(AvailabilityProfile, EarliestMoveAfterItsBoundaryWasMerged) {
 // origin, put it back) on random profiles, over-committed ones included (steps below zero).
 TEST(AvailabilityProfile, EarliestMoveEqualsTakeOutAndSearchOnRandomProfiles) {
   std::mt19937 random(7);
-  auto uniform = [&](int low, int high) { return std::uniform_int_distribution<int>(low, high)(random); };
+  auto uniform = [&](int low, int high) {
+    return std::uniform_int_distribution<int>(low, high)(random);
+  };
   for (int round = 0; round < 2000; ++round) {
     AvailabilityProfile profile(10, 0);
     const int rectangles = uniform(0, 12);
@@ -96,8 +98,13 @@ TEST(AvailabilityProfile, EarliestMoveEqualsTakeOutAndSearchOnRandomProfiles) {
 // short), then some taken out again as early completions and moves do.
 TEST(AvailabilityProfile, EarliestMoveEqualsTakeOutAndSearchOnPlannedProfiles) {
   std::mt19937 random(11);
-  auto uniform = [&](int low, int high) { return std::uniform_int_distribution<int>(low, high)(random); };
-  struct Rectangle { Time start, duration; int nodes; };
+  auto uniform = [&](int low, int high) {
+    return std::uniform_int_distribution<int>(low, high)(random);
+  };
+  struct Rectangle {
+    Time start, duration;
+    int nodes;
+  };
   for (int round = 0; round < 1000; ++round) {
     AvailabilityProfile profile(16, 0);
     std::vector<Rectangle> placed;
@@ -109,8 +116,10 @@ TEST(AvailabilityProfile, EarliestMoveEqualsTakeOutAndSearchOnPlannedProfiles) {
       placed.push_back({start, r.duration, r.nodes});
     }
     for (int i = 0; i < 3 && placed.size() > 1; ++i) {
-      const std::size_t gone = static_cast<std::size_t>(uniform(0, static_cast<int>(placed.size()) - 1));
-      profile.release(placed[gone].start, placed[gone].start + placed[gone].duration, placed[gone].nodes);
+      const std::size_t gone =
+          static_cast<std::size_t>(uniform(0, static_cast<int>(placed.size()) - 1));
+      profile.release(placed[gone].start, placed[gone].start + placed[gone].duration,
+                      placed[gone].nodes);
       placed.erase(placed.begin() + static_cast<std::ptrdiff_t>(gone));
     }
     for (const Rectangle& r : placed) {
@@ -128,7 +137,9 @@ TEST(AvailabilityProfile, EarliestMoveEqualsTakeOutAndSearchOnPlannedProfiles) {
 // advances (every step lookup and insert path, the rectangle's end included).
 TEST(AvailabilityProfile, MatchesFreeNodesKeptPerInstant) {
   std::mt19937 random(5);
-  auto uniform = [&](int low, int high) { return std::uniform_int_distribution<int>(low, high)(random); };
+  auto uniform = [&](int low, int high) {
+    return std::uniform_int_distribution<int>(low, high)(random);
+  };
   constexpr int kHorizon = 200;
   for (int round = 0; round < 300; ++round) {
     AvailabilityProfile profile(12, 0);
@@ -139,7 +150,10 @@ TEST(AvailabilityProfile, MatchesFreeNodesKeptPerInstant) {
       const bool for_ever = uniform(0, 9) == 0;
       const Time end = for_ever ? kNever : start + uniform(1, 50);
       const int nodes = uniform(1, 6) * (uniform(0, 2) == 0 ? -1 : 1);
-      if (nodes > 0) profile.reserve(start, end, nodes); else profile.release(start, end, -nodes);
+      if (nodes > 0)
+        profile.reserve(start, end, nodes);
+      else
+        profile.release(start, end, -nodes);
       for (Time t = std::max(start, origin); t <= kHorizon && (for_ever || t < end); ++t) {
         if (t < kHorizon || for_ever) free[static_cast<std::size_t>(t)] -= nodes;
       }
@@ -148,19 +162,23 @@ TEST(AvailabilityProfile, MatchesFreeNodesKeptPerInstant) {
         profile.advance_to(origin);
       }
       for (Time t = origin; t <= kHorizon; t += uniform(1, 7)) {
-        ASSERT_EQ(profile.free_at(t), free[static_cast<std::size_t>(t)]) << "round " << round << " t " << t;
+        ASSERT_EQ(profile.free_at(t), free[static_cast<std::size_t>(t)])
+            << "round " << round << " t " << t;
       }
       const int want = uniform(1, 12);
       const Time duration = uniform(1, 30);
       Time expected = kNever;
       for (Time c = origin; c + duration <= kHorizon && expected == kNever; ++c) {
         bool fits = true;
-        for (Time t = c; t < c + duration && fits; ++t) fits = free[static_cast<std::size_t>(t)] >= want;
+        for (Time t = c; t < c + duration && fits; ++t)
+          fits = free[static_cast<std::size_t>(t)] >= want;
         if (fits) expected = c;
       }
       const Time found = profile.earliest_fit(origin, duration, want);
-      if (expected != kNever) ASSERT_EQ(found, expected) << "round " << round;
-      else ASSERT_TRUE(found == kNever || found + duration > kHorizon) << "round " << round;
+      if (expected != kNever)
+        ASSERT_EQ(found, expected) << "round " << round;
+      else
+        ASSERT_TRUE(found == kNever || found + duration > kHorizon) << "round " << round;
     }
   }
 }
@@ -172,7 +190,7 @@ TEST(AvailabilityProfile, AdvanceForgetsThePast) {
   EXPECT_EQ(profile.origin(), 40);
   EXPECT_EQ(profile.free_at(40), 3);
   EXPECT_EQ(profile.earliest_fit(0, 10, 5), 100);  // never before the origin
-  profile.release(0, 100, 7);  // the part before the origin is history
+  profile.release(0, 100, 7);                      // the part before the origin is history
   EXPECT_EQ(profile.free_at(40), 10);
   EXPECT_EQ(profile.steps().size(), 1u);
 }

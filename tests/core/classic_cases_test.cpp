@@ -25,15 +25,14 @@ TEST(ConservativeClassic, CompressionKeepsOtherReservationsInPlace) {
   EXPECT_EQ(result.start.at("2"), from_seconds(70));
 }
 
-// docs/semantics.md §2.4: "a job may end exactly when another's reservation starts". 10 nodes: job 0 (5)
-// runs [0,100), job 1 (10) is planned at [100,150). Job 2 (5 nodes) fills [0,100) with a
-// 100 s limit; one second more and the hole is too short, so it goes after job 1, at 150.
+// docs/semantics.md §2.4: "a job may end exactly when another's reservation starts". 10 nodes: job
+// 0 (5) runs [0,100), job 1 (10) is planned at [100,150). Job 2 (5 nodes) fills [0,100) with a 100
+// s limit; one second more and the hole is too short, so it goes after job 1, at 150.
 TEST(ConservativeClassic, SlotMayEndWhereAnotherBegins) {
   const auto fits = trace_in_seconds({{0, 5, 100}, {0, 10, 50}, {0, 5, 100}});
   EXPECT_EQ(testing::replay(fits, 10, "conservative-classic").start.at("2"), 0);
   const auto too_long = trace_in_seconds({{0, 5, 100}, {0, 10, 50}, {0, 5, 101}});
-  EXPECT_EQ(testing::replay(too_long, 10, "conservative-classic").start.at("2"),
-            from_seconds(150));
+  EXPECT_EQ(testing::replay(too_long, 10, "conservative-classic").start.at("2"), from_seconds(150));
 }
 
 // easy-classic, 10 nodes: job 0 (6 nodes) runs [0,100), head job 1 needs 8, shadow 100 with

@@ -1,7 +1,8 @@
 // Independent check of the spec policies: a literal, quadratic transcription of the spec's
-// pseudo-code ("Step 1/2/3" of EASY and CONSERVATIVE, docs/semantics.md §2.2–§2.3, with the reading that a
-// job fitting in the free nodes now has shadow = now) against batfill's near-linear policies,
-// on hundreds of random workloads. Same start times for every job, or the fast path is wrong.
+// pseudo-code ("Step 1/2/3" of EASY and CONSERVATIVE, docs/semantics.md §2.2–§2.3, with the reading
+// that a job fitting in the free nodes now has shadow = now) against batfill's near-linear
+// policies, on hundreds of random workloads. Same start times for every job, or the fast path is
+// wrong.
 
 #include <gtest/gtest.h>
 
@@ -62,8 +63,8 @@ class LiteralSpecPolicy : public Policy {
           // Every shadow ahead, recomputed from the effectively running jobs.
           window = kNever;
           for (std::size_t ahead = 0; ahead < i; ++ahead) {
-            window = std::min(window, literal_reservation(view.now, free_nodes, running,
-                                                          queue[ahead]->nodes));
+            window = std::min(
+                window, literal_reservation(view.now, free_nodes, running, queue[ahead]->nodes));
           }
         }
         if (job->nodes <= free_nodes && view.now + job->time_limit < window) {
@@ -109,8 +110,8 @@ TEST(LiteralSpec, FastPoliciesMatchTheLiteralPseudoCode) {
   for (unsigned seed = 1; seed <= 400; ++seed) {
     const std::vector<testing::TraceJob> trace = random_trace(seed, kMachine);
     for (const bool conservative : {false, true}) {
-      const testing::ReplayResult literal = testing::replay(
-          trace, kMachine, std::make_unique<LiteralSpecPolicy>(conservative));
+      const testing::ReplayResult literal =
+          testing::replay(trace, kMachine, std::make_unique<LiteralSpecPolicy>(conservative));
       const testing::ReplayResult fast =
           testing::replay(trace, kMachine, conservative ? "conservative" : "easy");
       EXPECT_EQ(fast.start, literal.start)

@@ -12,8 +12,7 @@ namespace {
 
 using testing::run_instant;
 
-Job job(const std::string& id, int nodes, int limit_seconds, int user = -1,
-        Time submit = 0) {
+Job job(const std::string& id, int nodes, int limit_seconds, int user = -1, Time submit = 0) {
   Job j;
   j.id = id;
   j.nodes = nodes;

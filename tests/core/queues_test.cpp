@@ -9,9 +9,9 @@
 #include <random>
 #include <set>
 
+#include "../support/instant_replay.hpp"
 #include "batfill/core/policy_registry.hpp"
 #include "batfill/core/scheduler.hpp"
-#include "../support/instant_replay.hpp"
 
 namespace batfill {
 namespace {
@@ -74,8 +74,8 @@ TEST(QueuesLsfExample, BackfillQueueBackfillsIntoTheReservation) {
   // job3 ends at 09:30 (5400), before job2's reservation at 10:00 (7200): it starts at 08:30.
   // job2 starts at 10:00 when job1 ends.
   for (const std::string& policy : kQueuePolicies) {
-    const auto options = with_queues({queue("main", "1", 20, true, true),
-                                      queue("third", "3", 20, true, true)});
+    const auto options =
+        with_queues({queue("main", "1", 20, true, true), queue("third", "3", 20, true, true)});
     EXPECT_EQ(starts(replay(lsf_example(3600), 4, make_policy(policy), options)),
               (std::map<JobId, long>{{"job1", 0}, {"job2", 7200}, {"job3", 1800}}))
         << policy;
@@ -88,8 +88,8 @@ TEST(QueuesLsfExample, NonBackfillQueueWaitsBehindTheReservation) {
   // 11:00 = 10800); job3 starts at 11:00. The same with or without slot_reserve for `third`.
   for (const std::string& policy : kQueuePolicies) {
     for (bool reserve : {true, false}) {
-      const auto options = with_queues({queue("main", "1", 20, true, true),
-                                        queue("third", "3", 20, false, reserve)});
+      const auto options = with_queues(
+          {queue("main", "1", 20, true, true), queue("third", "3", 20, false, reserve)});
       EXPECT_EQ(starts(replay(lsf_example(3600), 4, make_policy(policy), options)),
                 (std::map<JobId, long>{{"job1", 0}, {"job2", 7200}, {"job3", 10800}}))
           << policy << " reserve=" << reserve;
@@ -102,8 +102,8 @@ TEST(QueuesLsfExample, TwoHourJobCannotBackfill) {
   // 11:00, whatever its queue's flags.
   for (const std::string& policy : kQueuePolicies) {
     for (bool backfill : {true, false}) {
-      const auto options = with_queues({queue("main", "1", 20, true, true),
-                                        queue("third", "3", 20, backfill, true)});
+      const auto options = with_queues(
+          {queue("main", "1", 20, true, true), queue("third", "3", 20, backfill, true)});
       EXPECT_EQ(starts(replay(lsf_example(7200), 4, make_policy(policy), options)),
                 (std::map<JobId, long>{{"job1", 0}, {"job2", 7200}, {"job3", 10800}}))
           << policy;
@@ -120,13 +120,13 @@ TEST(QueuesLsfExample, NonReservingQueueDoesNotProtectItsJob) {
   for (const std::string& policy : kQueuePolicies) {
     auto trace = lsf_example(3600);
     trace.push_back(job("job4", 5000, 1, 7200, 7200, "3"));
-    const auto starving = with_queues({queue("main", "1", 20, true, false),
-                                       queue("third", "3", 20, false, false)});
+    const auto starving =
+        with_queues({queue("main", "1", 20, true, false), queue("third", "3", 20, false, false)});
     EXPECT_EQ(starts(replay(trace, 4, make_policy(policy), starving)),
               (std::map<JobId, long>{{"job1", 0}, {"job2", 12200}, {"job3", 1800}, {"job4", 5000}}))
         << policy;
-    const auto reserving = with_queues({queue("main", "1", 20, true, true),
-                                        queue("third", "3", 20, true, true)});
+    const auto reserving =
+        with_queues({queue("main", "1", 20, true, true), queue("third", "3", 20, true, true)});
     EXPECT_EQ(starts(replay(trace, 4, make_policy(policy), reserving)),
               (std::map<JobId, long>{{"job1", 0}, {"job2", 7200}, {"job3", 1800}, {"job4", 10800}}))
         << policy;
@@ -157,8 +157,8 @@ TEST(Queues, PriorityOrdersTheQueueBeforeTheOrder) {
   // 2 nodes. a (low, 2 nodes, 100 s) starts at 0; b (low) comes at 10, c (high) at 20: at 100
   // c is ahead of b although later, so c runs 100-200 and b 200-300.
   for (const std::string& policy : {"none", "easy", "easy-classic"}) {
-    const auto options = with_queues({queue("high", "1", 40, true, true),
-                                      queue("low", "2", 1, true, true)});
+    const auto options =
+        with_queues({queue("high", "1", 40, true, true), queue("low", "2", 1, true, true)});
     const std::vector<TraceJob> trace = {job("a", 0, 2, 100, 100, "2"),
                                          job("b", 10, 2, 100, 100, "2"),
                                          job("c", 20, 2, 100, 100, "1")};
@@ -205,10 +205,9 @@ TEST(Queues, MaxReserveTimeReleasesTheReservation) {
   // 2200) and d, ending at 1010, backfills. b starts at 2200.
   QueueSpec q = queue("q", "1", 0, true, true);
   q.max_reserve_time = from_seconds(100);
-  const std::vector<TraceJob> trace = {job("a", 0, 3, 1000, 1000, "1"),
-                                       job("b", 10, 4, 100, 100, "1"),
-                                       job("c", 50, 1, 2000, 2000, "1"),
-                                       job("d", 200, 1, 10, 10, "1")};
+  const std::vector<TraceJob> trace = {
+      job("a", 0, 3, 1000, 1000, "1"), job("b", 10, 4, 100, 100, "1"),
+      job("c", 50, 1, 2000, 2000, "1"), job("d", 200, 1, 10, 10, "1")};
   EXPECT_EQ(starts(replay(trace, 4, make_policy("easy-classic"), with_queues({q}))),
             (std::map<JobId, long>{{"a", 0}, {"b", 2200}, {"c", 200}, {"d", 1000}}));
 }
@@ -217,8 +216,8 @@ TEST(Queues, UnmatchedJobsGoToTheDefaultOrAreRejected) {
   const std::vector<TraceJob> trace = {job("a", 0, 1, 100, 100, "9"), job("b", 0, 1, 100, 100)};
   const auto with_default = with_queues({queue("q", "1", 0, true, true)}, "q");
   EXPECT_EQ(replay(trace, 2, make_policy("easy"), with_default).start.size(), 2u);
-  const ReplayResult without = replay(trace, 2, make_policy("easy"),
-                                      with_queues({queue("q", "1", 0, true, true)}));
+  const ReplayResult without =
+      replay(trace, 2, make_policy("easy"), with_queues({queue("q", "1", 0, true, true)}));
   ASSERT_EQ(without.rejected.size(), 2u);
   EXPECT_NE(without.rejected.at("a").find("queue '9'"), std::string::npos);
 }
@@ -227,12 +226,13 @@ TEST(Queues, ConfigurationErrorsNameTheProblem) {
   EXPECT_THROW(Scheduler(4, make_policy("conservative-classic"),
                          with_queues({queue("q", "1", 0, true, true)})),
                std::invalid_argument);
-  EXPECT_THROW(Scheduler(4, make_policy("easy"),
-                         with_queues({queue("q", "1", 0, true, true),
-                                      queue("r", "1", 0, true, true)})),
-               std::invalid_argument);
-  EXPECT_THROW(Scheduler(4, make_policy("easy"), with_queues({queue("q", "1", 0, true, true)}, "x")),
-               std::invalid_argument);
+  EXPECT_THROW(
+      Scheduler(4, make_policy("easy"),
+                with_queues({queue("q", "1", 0, true, true), queue("r", "1", 0, true, true)})),
+      std::invalid_argument);
+  EXPECT_THROW(
+      Scheduler(4, make_policy("easy"), with_queues({queue("q", "1", 0, true, true)}, "x")),
+      std::invalid_argument);
 }
 
 // Random workloads with random queues: every job starts or is rejected with a reason, and at
@@ -337,8 +337,7 @@ TEST(QueuesProperty, NonBackfillJobsNeverStartInsideAReservation) {
     const int queue_count = 1 + static_cast<int>(random() % 3);
     for (int q = 0; q < queue_count; ++q) {
       queues.push_back(queue("q" + std::to_string(q), std::to_string(q),
-                             static_cast<int>(random() % 3), random() % 2 == 0,
-                             random() % 2 == 0));
+                             static_cast<int>(random() % 3), random() % 2 == 0, random() % 2 == 0));
     }
     std::vector<TraceJob> trace;
     for (int i = 0; i < 40; ++i) {

@@ -2,7 +2,8 @@
 //   build-core/tests/core_tests --gtest_also_run_disabled_tests --gtest_filter='*ReplaySpeed*'
 // Replays a synthetic CTC-SP2-sized workload (77k jobs, 338 nodes), or the plain-text SWF file
 // named by BATFILL_SPEED_SWF (machine size BATFILL_SPEED_NODES, default 338), through every
-// policy (or only BATFILL_SPEED_POLICY) and prints the time each takes. Nothing is asserted about time.
+// policy (or only BATFILL_SPEED_POLICY) and prints the time each takes. Nothing is asserted about
+// time.
 
 #include <gtest/gtest.h>
 
@@ -19,8 +20,8 @@ namespace {
 
 using testing::TraceJob;
 
-// SWF conventions of docs/semantics.md §5.1: nodes = requested (field 8) or allocated (field 5); the limit
-// is field 9, or the runtime when missing.
+// SWF conventions of docs/semantics.md §5.1: nodes = requested (field 8) or allocated (field 5);
+// the limit is field 9, or the runtime when missing.
 std::vector<TraceJob> read_swf(const std::string& path, int machine) {
   std::ifstream in(path);
   std::vector<TraceJob> trace;

@@ -23,7 +23,9 @@ struct Workload {
 // A few rejected jobs (0 nodes, too many nodes) and zero limits and runtimes on purpose.
 Workload random_workload(unsigned seed, bool runtime_is_limit) {
   std::mt19937 random(seed);
-  auto uniform = [&](int low, int high) { return std::uniform_int_distribution<int>(low, high)(random); };
+  auto uniform = [&](int low, int high) {
+    return std::uniform_int_distribution<int>(low, high)(random);
+  };
   Workload w;
   w.machine_count = uniform(4, 24);
   const int jobs = uniform(5, 30);
@@ -31,10 +33,12 @@ Workload random_workload(unsigned seed, bool runtime_is_limit) {
     TraceJob t;
     t.job.id = std::to_string(i);
     t.job.submit_time = from_seconds(uniform(0, 150));
-    t.job.nodes = uniform(0, 40) == 0 ? uniform(0, 1) * (w.machine_count + 1) : uniform(1, w.machine_count);
+    t.job.nodes =
+        uniform(0, 40) == 0 ? uniform(0, 1) * (w.machine_count + 1) : uniform(1, w.machine_count);
     t.job.time_limit = from_seconds(runtime_is_limit ? uniform(1, 80) : uniform(0, 80));
-    t.runtime = runtime_is_limit ? t.job.time_limit : uniform(0, 3) == 0 ? t.job.time_limit
-                                                                           : from_seconds(uniform(0, 80));
+    t.runtime = runtime_is_limit     ? t.job.time_limit
+                : uniform(0, 3) == 0 ? t.job.time_limit
+                                     : from_seconds(uniform(0, 80));
     w.trace.push_back(t);
   }
   return w;
@@ -42,7 +46,8 @@ Workload random_workload(unsigned seed, bool runtime_is_limit) {
 
 class Checker : public testing::ReplayObserver {
  public:
-  Checker(const Workload& w, std::string policy) : machine_count_(w.machine_count), policy_(std::move(policy)) {
+  Checker(const Workload& w, std::string policy)
+      : machine_count_(w.machine_count), policy_(std::move(policy)) {
     for (const TraceJob& t : w.trace) jobs_[t.job.id] = t.job;
   }
 
@@ -132,7 +137,8 @@ TEST(ScheduleProperties, EveryPolicyKeepsMachinesExclusiveAndFinishesEveryJob) {
     for (unsigned seed = 1; seed <= kWorkloads; ++seed) {
       const Workload w = random_workload(seed, false);
       Checker checker(w, policy.name);
-      const testing::ReplayResult result = testing::replay(w.trace, w.machine_count, policy.name, {}, &checker);
+      const testing::ReplayResult result =
+          testing::replay(w.trace, w.machine_count, policy.name, {}, &checker);
       ASSERT_FALSE(::testing::Test::HasFailure()) << policy.name << " seed " << seed;
       for (const TraceJob& t : w.trace) {
         EXPECT_EQ(result.start.count(t.job.id) + result.rejected.count(t.job.id), 1u)
@@ -151,7 +157,8 @@ TEST(ScheduleProperties, EasyHeadNeverStartsAfterItsFirstReservation) {
     for (unsigned seed = 1; seed <= kWorkloads; ++seed) {
       const Workload w = random_workload(seed, false);
       Checker checker(w, policy);
-      const testing::ReplayResult result = testing::replay(w.trace, w.machine_count, policy, {}, &checker);
+      const testing::ReplayResult result =
+          testing::replay(w.trace, w.machine_count, policy, {}, &checker);
       for (const auto& [id, reservation] : checker.head_reservation()) {
         ++heads;
         EXPECT_LE(result.start.at(id), reservation) << policy << " seed " << seed << " job " << id;

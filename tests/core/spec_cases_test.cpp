@@ -1,5 +1,6 @@
-// The spec's own worked examples (docs/semantics.md §2.8) and its rejection rules (§2.7); the table of §3.1 is in
-// semantics_table_test.cpp. Each expectation is derived by hand from the spec's rules.
+// The spec's own worked examples (docs/semantics.md §2.8) and its rejection rules (§2.7); the table
+// of §3.1 is in semantics_table_test.cpp. Each expectation is derived by hand from the spec's
+// rules.
 
 #include <gtest/gtest.h>
 
@@ -26,8 +27,8 @@ std::vector<long> starts(const std::vector<TraceJob>& trace, const std::string& 
 // first, so here C arrives just after them (at 60). At 200, A ends: B starts, and C, now the
 // head, fits in the 50 nodes left and starts too (step 1 cascade).
 TEST(SpecExamples, EasyBackfillingExample) {
-  std::vector<TraceJob> trace = jobs({{0, 60, 200}, {50, 50, 100}, {50, 20, 100}, {50, 15, 70},
-                                      {60, 30, 100}});
+  std::vector<TraceJob> trace =
+      jobs({{0, 60, 200}, {50, 50, 100}, {50, 20, 100}, {50, 15, 70}, {60, 30, 100}});
   EXPECT_EQ(starts(trace, "easy"), (std::vector<long>{0, 200, 50, 50, 200}));
 }
 

@@ -43,7 +43,8 @@ SubmittedJob sample_job() {
 std::vector<EventData> every_event_type() {
   SimulationBegins begins;
   begins.nb_compute_resources = 2;
-  begins.compute_resources = {{0, "node0", "idle", {{"role", ""}}}, {1, "node1", "idle", {{"role", ""}}}};
+  begins.compute_resources = {{0, "node0", "idle", {{"role", ""}}},
+                              {1, "node1", "idle", {{"role", ""}}}};
   begins.sched_config = R"({"backfill":"easy"})";
   begins.workloads = {{"w0", "/abs/wl.json"}};
   JobSubmitted submitted{sample_job(), R"({"type":"delay","delay":61})"};
@@ -94,8 +95,8 @@ TEST(Codec, RoundTripKeepsTheFields) {
   EXPECT_EQ(c.return_code, -2);
   EXPECT_EQ(to_string(c.alloc), "0-1 5");
 
-  const Message answer = parse_message(
-      write_message(single(0, EstimateWaitingTimeAnswer{"w0!3", from_seconds(-1)})));
+  const Message answer =
+      parse_message(write_message(single(0, EstimateWaitingTimeAnswer{"w0!3", from_seconds(-1)})));
   EXPECT_EQ(std::get<EstimateWaitingTimeAnswer>(answer.events[0].data).estimated_waiting_time,
             from_seconds(-1));
 }
@@ -108,13 +109,14 @@ TEST(Codec, DecisionsAreWrittenExactlyAsBatsimAcceptsThem) {
                   Event{12'000'450, ExecuteJob{"w0!1", parse_machine_set("8 3 0-2")}},
                   Event{12'000'450, CallMeLater{from_seconds(20)}},
                   Event{12'000'450, EstimateWaitingTimeAnswer{"w0!4", 1'500'000}}};
-  EXPECT_EQ(write_message(reply),
-            R"({"now":12.000450,"events":[)"
-            R"({"timestamp":12.000450,"type":"REJECT_JOB","data":{"job_id":"w0!2"}},)"
-            R"({"timestamp":12.000450,"type":"EXECUTE_JOB","data":{"job_id":"w0!1","alloc":"0-3 8"}},)"
-            R"({"timestamp":12.000450,"type":"CALL_ME_LATER","data":{"timestamp":20.000000}},)"
-            R"({"timestamp":12.000450,"type":"ANSWER","data":{"estimate_waiting_time":)"
-            R"({"job_id":"w0!4","estimated_waiting_time":1.500000}}}]})");
+  EXPECT_EQ(
+      write_message(reply),
+      R"({"now":12.000450,"events":[)"
+      R"({"timestamp":12.000450,"type":"REJECT_JOB","data":{"job_id":"w0!2"}},)"
+      R"({"timestamp":12.000450,"type":"EXECUTE_JOB","data":{"job_id":"w0!1","alloc":"0-3 8"}},)"
+      R"({"timestamp":12.000450,"type":"CALL_ME_LATER","data":{"timestamp":20.000000}},)"
+      R"({"timestamp":12.000450,"type":"ANSWER","data":{"estimate_waiting_time":)"
+      R"({"job_id":"w0!4","estimated_waiting_time":1.500000}}}]})");
   EXPECT_EQ(write_message(Message{}), R"({"now":0.000000,"events":[]})");
 }
 
@@ -144,7 +146,8 @@ TEST(Codec, WalltimeMinusOneMeansNoLimit) {
 
 TEST(Codec, ParsesEveryCapturedMessageOfARealBatsim) {
   int parsed = 0;
-  for (const char* run : {"onejob_fwdprof", "easy_small", "fcfs_py", "paper_easy_bf", "walltime_easy"}) {
+  for (const char* run :
+       {"onejob_fwdprof", "easy_small", "fcfs_py", "paper_easy_bf", "walltime_easy"}) {
     for (const auto& line : captured_run(run)) {
       EXPECT_NO_THROW(parse_message(line.json)) << run << " " << line.exchange;
       ++parsed;
@@ -214,28 +217,38 @@ TEST(Codec, UnknownEventType) {
 }
 
 TEST(Codec, MissingOrMistypedEventFields) {
-  EXPECT_EQ(error_of(R"({"now":1,"events":[{"timestamp":1,"type":"REQUESTED_CALL","data":{}},)"
-                     R"({"timestamp":1,"type":"NOTIFY","data":{"type":"no_more_static_job_to_submit"}},)"
-                     R"({"timestamp":1,"type":"JOB_COMPLETED","data":{"job_state":"COMPLETED_SUCCESSFULLY"}}]})"),
-            "event 2 (JOB_COMPLETED): missing string field 'job_id'");
-  EXPECT_EQ(error_of(R"({"now":1,"events":[{"timestamp":1,"type":"JOB_SUBMITTED","data":{"job_id":"w0!1",)"
-                     R"("job":{"id":"w0!1","subtime":0,"profile":"p"}}}]})"),
-            "event 0 (JOB_SUBMITTED): missing integer field 'job.res'");
-  EXPECT_EQ(error_of(R"({"now":1,"events":[{"timestamp":1,"type":"JOB_SUBMITTED","data":{"job_id":"w0!1",)"
-                     R"("job":{"id":"w0!1","subtime":0,"res":"2","profile":"p"}}}]})"),
-            "event 0 (JOB_SUBMITTED): field 'job.res' must be an integer, got \"2\"");
+  EXPECT_EQ(
+      error_of(
+          R"({"now":1,"events":[{"timestamp":1,"type":"REQUESTED_CALL","data":{}},)"
+          R"({"timestamp":1,"type":"NOTIFY","data":{"type":"no_more_static_job_to_submit"}},)"
+          R"({"timestamp":1,"type":"JOB_COMPLETED","data":{"job_state":"COMPLETED_SUCCESSFULLY"}}]})"),
+      "event 2 (JOB_COMPLETED): missing string field 'job_id'");
+  EXPECT_EQ(
+      error_of(
+          R"({"now":1,"events":[{"timestamp":1,"type":"JOB_SUBMITTED","data":{"job_id":"w0!1",)"
+          R"("job":{"id":"w0!1","subtime":0,"profile":"p"}}}]})"),
+      "event 0 (JOB_SUBMITTED): missing integer field 'job.res'");
+  EXPECT_EQ(
+      error_of(
+          R"({"now":1,"events":[{"timestamp":1,"type":"JOB_SUBMITTED","data":{"job_id":"w0!1",)"
+          R"("job":{"id":"w0!1","subtime":0,"res":"2","profile":"p"}}}]})"),
+      "event 0 (JOB_SUBMITTED): field 'job.res' must be an integer, got \"2\"");
   EXPECT_EQ(error_of(R"({"now":1,"events":[{"timestamp":1,"type":"REQUESTED_CALL"}]})"),
             "event 0 (REQUESTED_CALL): missing object field 'data'");
   EXPECT_EQ(error_of(R"({"now":1,"events":[{"type":"REQUESTED_CALL","data":{}}]})"),
             "event 0 (REQUESTED_CALL): missing number field 'timestamp'");
   EXPECT_EQ(error_of(R"({"now":1,"events":[{"timestamp":1,"data":{}}]})"),
             "event 0: missing string field 'type'");
-  EXPECT_NE(error_of(R"({"now":1,"events":[{"timestamp":1,"type":"EXECUTE_JOB","data":{"job_id":"w0!1","alloc":"3-1"}}]})")
-                .find("event 0 (EXECUTE_JOB): field 'alloc' is not an interval set"),
-            std::string::npos);
-  EXPECT_NE(error_of(R"({"now":1,"events":[{"timestamp":1,"type":"NOTIFY","data":{"type":"event_machine_available"}}]})")
-                .find("missing string field 'resources'"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of(
+          R"({"now":1,"events":[{"timestamp":1,"type":"EXECUTE_JOB","data":{"job_id":"w0!1","alloc":"3-1"}}]})")
+          .find("event 0 (EXECUTE_JOB): field 'alloc' is not an interval set"),
+      std::string::npos);
+  EXPECT_NE(
+      error_of(
+          R"({"now":1,"events":[{"timestamp":1,"type":"NOTIFY","data":{"type":"event_machine_available"}}]})")
+          .find("missing string field 'resources'"),
+      std::string::npos);
 }
 
 // A tolerant parser ignores keys it does not know and does not need v4-only ones.

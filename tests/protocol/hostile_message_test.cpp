@@ -25,8 +25,8 @@ bool contains(const std::string& text, const std::string& part) {
 }
 
 TEST(HostileMessage, ArraysNested200000LevelsAreAClearError) {
-  const std::string json = R"({"now": 0, "events": )" + std::string(200000, '[') +
-                           std::string(200000, ']') + "}";
+  const std::string json =
+      R"({"now": 0, "events": )" + std::string(200000, '[') + std::string(200000, ']') + "}";
   // "events" opens level 2 at offset 21; level 257 opens 255 brackets later.
   EXPECT_EQ(error_of(json), "JSON nested deeper than 256 levels at offset 276");
 }
@@ -63,8 +63,9 @@ TEST(HostileMessage, IdWithNulIsKeptWholeAndEscapedInReplies) {
 }
 
 TEST(HostileMessage, InvalidUtf8IsRefusedOnReadAndOnWrite) {
-  const std::string json = "{\"now\": 1, \"events\": [{\"timestamp\": 1, \"type\": \"JOB_KILLED\", "
-                           "\"data\": {\"job_ids\": [\"w0!\xc3\x28\"]}}]}";
+  const std::string json =
+      "{\"now\": 1, \"events\": [{\"timestamp\": 1, \"type\": \"JOB_KILLED\", "
+      "\"data\": {\"job_ids\": [\"w0!\xc3\x28\"]}}]}";
   EXPECT_TRUE(contains(error_of(json), "Invalid encoding in string")) << error_of(json);
   EXPECT_THROW(write_message(rejection_of("w0!\xc3\x28")), std::invalid_argument);
 }
@@ -81,8 +82,10 @@ TEST(HostileMessage, TimesBeyondTheRangeAreAnErrorNamingTheField) {
 TEST(HostileMessage, MachineCountBeyondTheLimitIsAnError) {
   const std::string json =
       R"({"now": 0, "events": [{"timestamp": 0, "type": "SIMULATION_BEGINS", "data": {"nb_compute_resources": 2147483647, "config": {}}}]})";
-  EXPECT_TRUE(contains(error_of(json), "field 'nb_compute_resources' 2147483647 is more than "
-                                       "batfill's limit of 1000000 machines")) << error_of(json);
+  EXPECT_TRUE(contains(error_of(json),
+                       "field 'nb_compute_resources' 2147483647 is more than "
+                       "batfill's limit of 1000000 machines"))
+      << error_of(json);
 }
 
 TEST(HostileMessage, StopNoticeIsANotifyOfAnUnknownTypeInPlainAscii) {
@@ -110,7 +113,8 @@ TEST(HostileMessage, ZeroWithManyDigitsAndAHugeExponentIsAClearError) {
   EXPECT_EQ(error_of(R"({"now": 0.000000000000000000000000000000e1792900863, "events": []})"),
             "malformed JSON at offset 8: Number too big to be stored in double.");
   EXPECT_EQ(parse_message(R"({"now": 0.000000000000000000000000000000e5, "events": []})").now, 0);
-  EXPECT_TRUE(contains(error_of("0e55l  00+1"), "malformed JSON at offset")) << error_of("0e55l  00+1");
+  EXPECT_TRUE(contains(error_of("0e55l  00+1"), "malformed JSON at offset"))
+      << error_of("0e55l  00+1");
 }
 
 TEST(TimeArithmetic, AddSaturatingNeverOverflowsWhateverTheSigns) {

@@ -29,9 +29,8 @@ std::vector<JobRecord> four_jobs() {
       executed(submitted("b", from_seconds(5), 1, from_seconds(5)),
                FinalState::kCompletedWalltimeReached, from_seconds(10), from_seconds(15),
                machine_range(3, 3)),
-      executed(submitted("c", from_seconds(10), 4, from_seconds(50)),
-               FinalState::kCompletedFailed, from_seconds(20), from_seconds(40),
-               machine_range(0, 3)),
+      executed(submitted("c", from_seconds(10), 4, from_seconds(50)), FinalState::kCompletedFailed,
+               from_seconds(20), from_seconds(40), machine_range(0, 3)),
       rejected(submitted("d", from_seconds(2), 8), "too large"),
   };
 }
@@ -49,20 +48,20 @@ TEST(Metrics, CountsJobsByFinalState) {
 
 TEST(Metrics, MakespanIsTheLatestFinishAndUtilizationTheBusyShare) {
   const ScheduleMetrics m = compute_metrics(four_jobs(), 4);
-  EXPECT_EQ(m.first_submit, 0);                 // min(0, 5, 10, 2), rejected d included
-  EXPECT_EQ(m.makespan, from_seconds(40));      // c's finish
+  EXPECT_EQ(m.first_submit, 0);                  // min(0, 5, 10, 2), rejected d included
+  EXPECT_EQ(m.makespan, from_seconds(40));       // c's finish
   EXPECT_DOUBLE_EQ(m.busy_node_seconds, 125.0);  // 20 x 2 + 5 x 1 + 20 x 4
   EXPECT_DOUBLE_EQ(m.utilization, 0.78125);      // 125 / (4 machines x (40 - 0) s) = 125 / 160
 }
 
 TEST(Metrics, BatsimMeansDivideByAllJobsRejectedIncluded) {
   const ScheduleMetrics m = compute_metrics(four_jobs(), 4);
-  EXPECT_DOUBLE_EQ(m.mean_waiting_time, 3.75);      // (0 + 5 + 10) / 4
-  EXPECT_DOUBLE_EQ(m.mean_turnaround_time, 15.0);   // (20 + 10 + 30) / 4
-  EXPECT_DOUBLE_EQ(m.mean_slowdown, 1.125);         // (20/20 + 10/5 + 30/20) / 4 = 4.5 / 4
-  EXPECT_DOUBLE_EQ(m.max_waiting_time, 10.0);       // c
-  EXPECT_DOUBLE_EQ(m.max_turnaround_time, 30.0);    // c
-  EXPECT_DOUBLE_EQ(m.max_slowdown, 2.0);            // b: 10 / 5
+  EXPECT_DOUBLE_EQ(m.mean_waiting_time, 3.75);     // (0 + 5 + 10) / 4
+  EXPECT_DOUBLE_EQ(m.mean_turnaround_time, 15.0);  // (20 + 10 + 30) / 4
+  EXPECT_DOUBLE_EQ(m.mean_slowdown, 1.125);        // (20/20 + 10/5 + 30/20) / 4 = 4.5 / 4
+  EXPECT_DOUBLE_EQ(m.max_waiting_time, 10.0);      // c
+  EXPECT_DOUBLE_EQ(m.max_turnaround_time, 30.0);   // c
+  EXPECT_DOUBLE_EQ(m.max_slowdown, 2.0);           // b: 10 / 5
 }
 
 TEST(Metrics, BoundedSlowdownAndExecutedWaitDivideByExecutedJobs) {
@@ -102,22 +101,22 @@ TEST(MetricsAccumulator, EachJobUpdatesTheRunningFigures) {
   EXPECT_EQ(m.first_submit, from_seconds(5));
   EXPECT_EQ(m.makespan, from_seconds(15));
   EXPECT_DOUBLE_EQ(m.busy_node_seconds, 5.0);
-  EXPECT_DOUBLE_EQ(m.utilization, 5.0 / (4 * 10.0));      // span 15 - 5
-  EXPECT_DOUBLE_EQ(m.mean_bounded_slowdown, 1.0);         // max(1, 10 / max(5, 10))
-  accumulator.add(jobs[3]);  // d: rejected, submitted at 2
+  EXPECT_DOUBLE_EQ(m.utilization, 5.0 / (4 * 10.0));  // span 15 - 5
+  EXPECT_DOUBLE_EQ(m.mean_bounded_slowdown, 1.0);     // max(1, 10 / max(5, 10))
+  accumulator.add(jobs[3]);                           // d: rejected, submitted at 2
   m = accumulator.metrics(4);
-  EXPECT_EQ(m.first_submit, from_seconds(2));             // rejected jobs count here
+  EXPECT_EQ(m.first_submit, from_seconds(2));  // rejected jobs count here
   EXPECT_EQ(m.jobs, 2);
-  EXPECT_DOUBLE_EQ(m.mean_waiting_time, 2.5);             // 5 / 2 jobs, d included
-  EXPECT_DOUBLE_EQ(m.mean_waiting_time_executed, 5.0);    // 5 / 1 executed job
-  EXPECT_DOUBLE_EQ(m.utilization, 5.0 / (4 * 13.0));      // span 15 - 2
-  accumulator.add(jobs[0]);  // a: 0-20 on 2 machines
-  accumulator.add(jobs[2]);  // c: 20-40 on 4 machines
+  EXPECT_DOUBLE_EQ(m.mean_waiting_time, 2.5);           // 5 / 2 jobs, d included
+  EXPECT_DOUBLE_EQ(m.mean_waiting_time_executed, 5.0);  // 5 / 1 executed job
+  EXPECT_DOUBLE_EQ(m.utilization, 5.0 / (4 * 13.0));    // span 15 - 2
+  accumulator.add(jobs[0]);                             // a: 0-20 on 2 machines
+  accumulator.add(jobs[2]);                             // c: 20-40 on 4 machines
   m = accumulator.metrics(4);
   EXPECT_EQ(m.first_submit, 0);
   EXPECT_EQ(m.makespan, from_seconds(40));
   EXPECT_DOUBLE_EQ(m.busy_node_seconds, 125.0);
-  EXPECT_DOUBLE_EQ(m.mean_slowdown, 1.125);               // (2 + 1 + 1.5) / 4
+  EXPECT_DOUBLE_EQ(m.mean_slowdown, 1.125);  // (2 + 1 + 1.5) / 4
   EXPECT_DOUBLE_EQ(m.max_slowdown, 2.0);
   EXPECT_EQ(m.jobs_walltime_reached, 1);
   EXPECT_EQ(m.jobs_failed, 1);

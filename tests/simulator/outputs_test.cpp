@@ -36,9 +36,9 @@ TEST(JobsCsv, ExecutedJobHasEveryTimeWithSixDecimalsAndCanonicalMachines) {
   MachineSet machines = machine_range(7, 7);
   machines += machine_range(0, 1);
   machines += machine_range(2, 3);
-  const JobRecord job = executed(submitted("1", 1'500'000, 5, from_seconds(100), "delay10"),
-                                 FinalState::kCompletedSuccessfully, from_seconds(2),
-                                 12'250'000, machines);
+  const JobRecord job =
+      executed(submitted("1", 1'500'000, 5, from_seconds(100), "delay10"),
+               FinalState::kCompletedSuccessfully, from_seconds(2), 12'250'000, machines);
   EXPECT_EQ(jobs_csv({job}),
             std::string(kJobsHeader) +
                 "1,w0,delay10,1.500000,5,100.000000,1,COMPLETED_SUCCESSFULLY,2.000000,10.250000,"
@@ -61,16 +61,16 @@ TEST(JobsCsv, IdsWithCommaQuoteOrNewlineAreQuoted) {
 TEST(JobsCsv, RejectedJobHasEmptyTimesAndNoTimeLimitIsMinusOne) {
   // success 0; the seven columns from starting_time to allocated_resources are empty.
   const JobRecord job = rejected(submitted("2", from_seconds(3), 64), "too large");
-  EXPECT_EQ(jobs_csv({job}), std::string(kJobsHeader) +
-                                 "2,w0,p,3.000000,64,-1.000000,0,REJECTED,,,,,,,,-1,\"\"\n");
+  EXPECT_EQ(jobs_csv({job}),
+            std::string(kJobsHeader) + "2,w0,p,3.000000,64,-1.000000,0,REJECTED,,,,,,,,-1,\"\"\n");
 }
 
 TEST(JobsCsv, WalltimeReachedIsNoSuccessAndMicrosecondsShow) {
   // Started 1 us after its submission at 0 and stopped at its 5 s limit: finish 5.000001 s,
   // turnaround 5.000001 s, stretch 5.000001 / 5 = 1.0000002, written 1.000000.
-  const JobRecord job = executed(submitted("3", 0, 1, from_seconds(5)),
-                                 FinalState::kCompletedWalltimeReached, 1, 5'000'001,
-                                 machine_range(4, 4));
+  const JobRecord job =
+      executed(submitted("3", 0, 1, from_seconds(5)), FinalState::kCompletedWalltimeReached, 1,
+               5'000'001, machine_range(4, 4));
   EXPECT_EQ(jobs_csv({job}),
             std::string(kJobsHeader) +
                 "3,w0,p,0.000000,1,5.000000,0,COMPLETED_WALLTIME_REACHED,0.000001,5.000000,"
@@ -78,8 +78,8 @@ TEST(JobsCsv, WalltimeReachedIsNoSuccessAndMicrosecondsShow) {
 }
 
 TEST(JobsCsv, RowsKeepTheOrderOfTheRecords) {
-  const std::string csv = jobs_csv({rejected(submitted("b", 0, 1), "x"),
-                                    rejected(submitted("a", 0, 1), "x")});
+  const std::string csv =
+      jobs_csv({rejected(submitted("b", 0, 1), "x"), rejected(submitted("a", 0, 1), "x")});
   EXPECT_LT(csv.find("\nb,"), csv.find("\na,"));
 }
 
@@ -91,8 +91,8 @@ TEST(ScheduleCsv, KeysInLexicographicOrderWithSixDecimals) {
                machine_range(0, 1)),
       executed(submitted("b", from_seconds(5), 1), FinalState::kCompletedWalltimeReached,
                from_seconds(10), from_seconds(15), machine_range(3, 3)),
-      executed(submitted("c", from_seconds(10), 4), FinalState::kCompletedFailed,
-               from_seconds(20), from_seconds(40), machine_range(0, 3)),
+      executed(submitted("c", from_seconds(10), 4), FinalState::kCompletedFailed, from_seconds(20),
+               from_seconds(40), machine_range(0, 3)),
       rejected(submitted("d", 0, 8), "x"),
   };
   RunInfo run;

@@ -35,8 +35,7 @@ std::string id_of(const protocol::Event& event) {
 // Each request the batching sends, as its events' names.
 std::vector<std::vector<std::string>> requests_sent(
     const protocol::Message& instant, const std::vector<Completion>& completions,
-    const JobTable& jobs,
-    const std::function<Time(const std::string&)>& planned_end = {}) {
+    const JobTable& jobs, const std::function<Time(const std::string&)>& planned_end = {}) {
   std::vector<std::vector<std::string>> requests;
   exchange_per_event(
       instant, completions, jobs,
@@ -94,10 +93,9 @@ TEST(PerEventBatching, PlannedEndsAndWakeUpsJoinTheFirstRequest) {
                                                {t, 1, FinalState::kCompletedSuccessfully}};
   protocol::Message instant;
   instant.now = t;
-  instant.events = {completed("j0"), completed("j1"), submitted("s"), {t, protocol::RequestedCall{}}};
-  const auto planned_end = [](const std::string& id) {
-    return from_seconds(id == "j0" ? 50 : 80);
-  };
+  instant.events = {
+      completed("j0"), completed("j1"), submitted("s"), {t, protocol::RequestedCall{}}};
+  const auto planned_end = [](const std::string& id) { return from_seconds(id == "j0" ? 50 : 80); };
   const std::vector<std::vector<std::string>> expected = {{"wake-up", "end j0", "submit s"},
                                                           {"end j1"}};
   EXPECT_EQ(requests_sent(instant, completions, jobs, planned_end), expected);

@@ -59,8 +59,7 @@ TEST(ReplyChecker, AllocationMustNotUseBusyMachines) {
   EXPECT_EQ(allocation_error(checker, machine_range(0, 1)),
             "invalid decision at t=5.000000: EXECUTE_JOB of 'w0!1' on busy machines '1'");
   checker.release(machine_range(1, 2));
-  EXPECT_EQ(allocation_error(checker, machine_range(0, 1)),
-            "no error");
+  EXPECT_EQ(allocation_error(checker, machine_range(0, 1)), "no error");
 }
 
 TEST(ReplyChecker, WakeUpMustBeAfterNow) {

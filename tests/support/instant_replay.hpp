@@ -1,8 +1,9 @@
 #pragma once
 // Test-only driver for the scheduling core: replays jobs with known runtimes, instant by
 // instant, with no SimGrid and no protocol. Each job runs min(runtime, time_limit); at each
-// timestamp all completions are applied first, then all submissions, then one pass (docs/semantics.md §1.2).
-// Kept deliberately separate from the embedded simulator so that each checks the other.
+// timestamp all completions are applied first, then all submissions, then one pass
+// (docs/semantics.md §1.2). Kept deliberately separate from the embedded simulator so that each
+// checks the other.
 
 #include <algorithm>
 #include <initializer_list>
@@ -128,7 +129,8 @@ inline ReplayResult replay(const std::vector<TraceJob>& trace, int machine_count
   return replay(trace, machine_count, make_policy(policy), options, observer);
 }
 
-// Each job's start in whole seconds, in trace order: the form of the tables in docs/semantics.md §3.
+// Each job's start in whole seconds, in trace order: the form of the tables in docs/semantics.md
+// §3.
 inline std::vector<long> start_seconds(const std::vector<TraceJob>& trace,
                                        const std::string& policy, int machine_count) {
   const ReplayResult result = replay(trace, machine_count, policy);

@@ -108,22 +108,27 @@ TEST(Zmq, ServeRunsAScriptedSimulationOverLoopbackTcp) {
   RemoteDecisionProcess batsim(options.endpoint, kBound);
   SimulationBegins begins;
   begins.nb_compute_resources = 4;
-  for (int id = 0; id < 4; ++id) begins.compute_resources.push_back({id, "n" + std::to_string(id), "idle", {}});
+  for (int id = 0; id < 4; ++id)
+    begins.compute_resources.push_back({id, "n" + std::to_string(id), "idle", {}});
   EXPECT_EQ(decisions(batsim.exchange(request(0, {begins}))), "");
 
-  const Message started = batsim.exchange(request(
-      from_seconds(1), {submission("w0!a", 2, 100), submission("w0!b", 4, 100), submission("w0!c", 2, 50)}));
+  const Message started = batsim.exchange(
+      request(from_seconds(1),
+              {submission("w0!a", 2, 100), submission("w0!b", 4, 100), submission("w0!c", 2, 50)}));
   EXPECT_EQ(started.now, from_seconds(1));
   EXPECT_EQ(decisions(started), "EXECUTE_JOB w0!a 0-1; EXECUTE_JOB w0!c 2-3; ");
 
   EXPECT_EQ(decisions(batsim.exchange(request(
-                from_seconds(41), {JobCompleted{"w0!c", "COMPLETED_SUCCESSFULLY", 0, parse_machine_set("2-3")}}))),
+                from_seconds(41),
+                {JobCompleted{"w0!c", "COMPLETED_SUCCESSFULLY", 0, parse_machine_set("2-3")}}))),
             "");
   EXPECT_EQ(decisions(batsim.exchange(request(
-                from_seconds(60), {JobCompleted{"w0!a", "COMPLETED_SUCCESSFULLY", 0, parse_machine_set("0-1")}}))),
+                from_seconds(60),
+                {JobCompleted{"w0!a", "COMPLETED_SUCCESSFULLY", 0, parse_machine_set("0-1")}}))),
             "EXECUTE_JOB w0!b 0-3; ");
   EXPECT_EQ(decisions(batsim.exchange(request(
-                from_seconds(90), {JobCompleted{"w0!b", "COMPLETED_SUCCESSFULLY", 0, parse_machine_set("0-3")}}))),
+                from_seconds(90),
+                {JobCompleted{"w0!b", "COMPLETED_SUCCESSFULLY", 0, parse_machine_set("0-3")}}))),
             "");
   const Message end = batsim.exchange(request(from_seconds(90), {SimulationEnds{}}));
   EXPECT_TRUE(end.events.empty());
@@ -217,7 +222,8 @@ TEST(Zmq, ServeRefusesAMessageLargerThanTheLimit) {
                               R"("data":{"nb_compute_resources":2}}]})"));
   zmq::message_t reply;
   ASSERT_TRUE(batsim.recv(reply));  // connected: the next message is the huge one
-  const std::string huge = R"({"now":0,"events":[],"pad":")" + std::string(100'000'000, 'x') + "\"}";
+  const std::string huge =
+      R"({"now":0,"events":[],"pad":")" + std::string(100'000'000, 'x') + "\"}";
   batsim.send(zmq::buffer(huge));
   EXPECT_EQ(server.wait(), kServeSocketError);
   EXPECT_NE(server.errors.str().find("or sent a message larger than 64 MiB"), std::string::npos)
@@ -255,7 +261,8 @@ TEST(Zmq, ServeReportsAnEndpointItCannotBind) {
   options.endpoint = "nonsense://endpoint";
   std::ostringstream errors;
   EXPECT_EQ(serve(options, errors), kServeSocketError);
-  EXPECT_NE(errors.str().find("cannot bind nonsense://endpoint"), std::string::npos) << errors.str();
+  EXPECT_NE(errors.str().find("cannot bind nonsense://endpoint"), std::string::npos)
+      << errors.str();
 }
 
 TEST(Zmq, RemoteDecisionProcessTimesOutNamingTheEndpoint) {
@@ -266,8 +273,9 @@ TEST(Zmq, RemoteDecisionProcessTimesOutNamingTheEndpoint) {
     scheduler.exchange(request(0, {RequestedCall{}}));
     ADD_FAILURE() << "no timeout";
   } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find("no reply from the scheduler at " + endpoint + " within 0.1 s"),
-              std::string::npos)
+    EXPECT_NE(
+        std::string(e.what()).find("no reply from the scheduler at " + endpoint + " within 0.1 s"),
+        std::string::npos)
         << e.what();
   }
   EXPECT_THROW(scheduler.exchange(request(0, {RequestedCall{}})), std::runtime_error);

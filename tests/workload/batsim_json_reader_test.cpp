@@ -79,8 +79,8 @@ TEST(BatsimJsonReader, BrokenTopLevelThrowsWithPath) {
 
 TEST(BatsimJsonReader, JobMissingResIsInvalidAloneAndNamesItsIndex) {
   ScratchFiles files;
-  const std::string path = files.write(
-      "w.json", with_jobs(R"({"id": "a", "subtime": 0, "res": 1, "profile": "d"},
+  const std::string path =
+      files.write("w.json", with_jobs(R"({"id": "a", "subtime": 0, "res": 1, "profile": "d"},
                              {"id": "b", "subtime": 1, "profile": "d"})"));
   const Workload workload = read_workload(path);
   ASSERT_EQ(workload.jobs.size(), 2u);
@@ -91,9 +91,9 @@ TEST(BatsimJsonReader, JobMissingResIsInvalidAloneAndNamesItsIndex) {
 
 TEST(BatsimJsonReader, UnsupportedProfileTypeMakesItsJobsInvalid) {
   ScratchFiles files;
-  const std::string path = files.write(
-      "w.json", with_jobs(R"({"id": 1, "subtime": 0, "res": 2, "profile": "mpi"})",
-                          R"(, "mpi": {"type": "smpi", "trace": "x.txt"})"));
+  const std::string path =
+      files.write("w.json", with_jobs(R"({"id": 1, "subtime": 0, "res": 2, "profile": "mpi"})",
+                                      R"(, "mpi": {"type": "smpi", "trace": "x.txt"})"));
   const Workload workload = read_workload(path);
   ASSERT_EQ(workload.jobs.size(), 1u);
   EXPECT_TRUE(contains(workload.jobs[0].invalid_reason,
@@ -110,18 +110,18 @@ TEST(BatsimJsonReader, WalltimeMinusOneMeansNoneAndZeroIsInvalid) {
                              {"id": "text", "subtime": 0, "res": 1, "profile": "d", "walltime": "1h"})")));
   EXPECT_TRUE(job_named(workload, "none").is_valid());
   EXPECT_EQ(job_named(workload, "none").job.time_limit, kNoTimeLimit);
-  EXPECT_TRUE(contains(job_named(workload, "zero").invalid_reason, "'walltime' must be a number > 0"));
+  EXPECT_TRUE(
+      contains(job_named(workload, "zero").invalid_reason, "'walltime' must be a number > 0"));
   EXPECT_TRUE(contains(job_named(workload, "text").invalid_reason, "(got \"1h\")"));
 }
 
 TEST(BatsimJsonReader, ParallelProfileNeedsOneCpuValuePerRequestedHost) {
   ScratchFiles files;
   const Workload workload = read_workload(files.write(
-      "w.json",
-      with_jobs(R"({"id": "fits", "subtime": 0, "res": 2, "profile": "p"},
+      "w.json", with_jobs(R"({"id": "fits", "subtime": 0, "res": 2, "profile": "p"},
                    {"id": "wrong", "subtime": 0, "res": 3, "profile": "p"},
                    {"id": "square", "subtime": 0, "res": 2, "profile": "bad"})",
-                R"(, "p": {"type": "parallel", "cpu": [1e9, 2e9], "com": [0, 5, 7, 0]},
+                          R"(, "p": {"type": "parallel", "cpu": [1e9, 2e9], "com": [0, 5, 7, 0]},
                    "bad": {"type": "parallel", "cpu": [1, 1], "com": [0, 0, 0]})")));
   const Profile& parallel = workload.profiles.at("p");
   EXPECT_EQ(parallel.type, Profile::Type::kParallel);
@@ -135,8 +135,8 @@ TEST(BatsimJsonReader, ParallelProfileNeedsOneCpuValuePerRequestedHost) {
 
 TEST(BatsimJsonReader, UndefinedProfileBangInIdAndRepeatedIdAreInvalid) {
   ScratchFiles files;
-  const Workload workload = read_workload(files.write(
-      "w.json", with_jobs(R"({"id": "x", "subtime": 0, "res": 1, "profile": "nope"},
+  const Workload workload = read_workload(
+      files.write("w.json", with_jobs(R"({"id": "x", "subtime": 0, "res": 1, "profile": "nope"},
                              {"id": "a!b", "subtime": 0, "res": 1, "profile": "d"},
                              {"id": 7, "subtime": 0, "res": 1, "profile": "d"},
                              {"id": "7", "subtime": 3, "res": 1, "profile": "d"},
@@ -153,15 +153,16 @@ TEST(BatsimJsonReader, UndefinedProfileBangInIdAndRepeatedIdAreInvalid) {
 
 TEST(BatsimJsonReader, ReasonsNameTheLineWhereTheJobStarts) {
   ScratchFiles files;
-  const std::string path = files.write("w.json",
-                                       "{\"nb_res\": 4,\n"
-                                       " \"profiles\": {\"d\": {\"type\": \"delay\", \"delay\": 1}},\n"
-                                       " \"jobs\": [\n"
-                                       "  {\"id\": 1, \"subtime\": 0, \"res\": 1, \"profile\": \"d\",\n"
-                                       "   \"nested\": [{\"a\": 1}, [2]]},\n"
-                                       "  7,\n"
-                                       "  {\n"
-                                       "   \"id\": 1, \"subtime\": 0, \"res\": 1, \"profile\": \"d\"}]}\n");
+  const std::string path =
+      files.write("w.json",
+                  "{\"nb_res\": 4,\n"
+                  " \"profiles\": {\"d\": {\"type\": \"delay\", \"delay\": 1}},\n"
+                  " \"jobs\": [\n"
+                  "  {\"id\": 1, \"subtime\": 0, \"res\": 1, \"profile\": \"d\",\n"
+                  "   \"nested\": [{\"a\": 1}, [2]]},\n"
+                  "  7,\n"
+                  "  {\n"
+                  "   \"id\": 1, \"subtime\": 0, \"res\": 1, \"profile\": \"d\"}]}\n");
   const Workload workload = read_workload(path);
   ASSERT_EQ(workload.jobs.size(), 3u);
   EXPECT_EQ(workload.jobs[0].job.id, "1");

@@ -29,11 +29,11 @@ TEST(DrevtCsvReader, IdsAreRowNumbersAndJobsRunTheirLimit) {
 
 TEST(DrevtCsvReader, ActualRunTimeColumnFoundByNameWhateverItsPlace) {
   ScratchFiles files;
-  const Workload workload = read_workload(files.write(
-      "t.csv",
-      "actual_run_time,time_limit,queue,num_nodes,exit_status,job_submit_time\r\n"
-      "40,100,pdebug,3,0,7\r\n"
-      "150.5,100,pdebug,1,0,8\r\n"));
+  const Workload workload = read_workload(
+      files.write("t.csv",
+                  "actual_run_time,time_limit,queue,num_nodes,exit_status,job_submit_time\r\n"
+                  "40,100,pdebug,3,0,7\r\n"
+                  "150.5,100,pdebug,1,0,8\r\n"));
   ASSERT_EQ(workload.jobs.size(), 2u);
   EXPECT_EQ(workload.invalid_count(), 0u);
   EXPECT_EQ(workload.jobs[0].job.submit_time, from_seconds(7));
@@ -50,9 +50,10 @@ TEST(DrevtCsvReader, MissingColumnThrowsWithPath) {
     read_workload(path);
     FAIL() << "expected an error";
   } catch (const std::runtime_error& error) {
-    EXPECT_EQ(std::string(error.what()).rfind(path + ":1: DR_EVT CSV header lacks column "
-                                                     "'num_nodes'",
-                                              0),
+    EXPECT_EQ(std::string(error.what())
+                  .rfind(path + ":1: DR_EVT CSV header lacks column "
+                                "'num_nodes'",
+                         0),
               0u)
         << error.what();
   }
@@ -80,8 +81,9 @@ TEST(DrevtCsvReader, MalformedRowsBecomeInvalidJobsNamingFileAndLine) {
             path + ":4: has 3 cells, the header has 4; time_limit '' is not a number > 0");
   // Blank lines are not rows: the next row is id 4, on line 6.
   EXPECT_EQ(workload.jobs[3].job.id, "4");
-  EXPECT_EQ(workload.jobs[3].invalid_reason,
-            path + ":6: num_nodes '0' is not a whole number > 0; time_limit '-3' is not a number > 0");
+  EXPECT_EQ(
+      workload.jobs[3].invalid_reason,
+      path + ":6: num_nodes '0' is not a whole number > 0; time_limit '-3' is not a number > 0");
 }
 
 }  // namespace

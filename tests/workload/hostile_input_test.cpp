@@ -56,12 +56,14 @@ std::string nested_arrays(int levels) {
 
 TEST(HostileInput, JsonWorkloadNested75000LevelsIsAClearError) {
   ScratchFiles files;
-  const std::string text = "{\"nb_res\": 4, \"profiles\": {},\n\"jobs\": [{\"id\": 1, \"x\": " +
-                           nested_arrays(75000) + "}]}";
+  const std::string text =
+      "{\"nb_res\": 4, \"profiles\": {},\n\"jobs\": [{\"id\": 1, \"x\": " + nested_arrays(75000) +
+      "}]}";
   const std::string error = error_reading(files.write("deep.json", text));
   // The first '[' of the user field is at offset 47; the 257th opens at 47 + 256 (jobs[] and
   // the job object are two levels, the root a third).
-  EXPECT_TRUE(contains(error, "deep.json:2: JSON nested deeper than 256 levels at offset")) << error;
+  EXPECT_TRUE(contains(error, "deep.json:2: JSON nested deeper than 256 levels at offset"))
+      << error;
 }
 
 TEST(HostileInput, JsonNestingAtTheLimitIsRead) {
@@ -88,31 +90,38 @@ TEST(HostileInput, SwfMaxProcsBeyondTheMachineLimitIsAnError) {
   ScratchFiles files;
   const std::string error = error_reading(files.write(
       "big.swf", "; MaxProcs: 2147483647\n1 0 0 10 1 -1 -1 1 10 -1 1 1 1 1 1 -1 -1 -1\n"));
-  EXPECT_TRUE(contains(error, "big.swf:1: header MaxProcs 2147483647 is more than batfill's "
-                              "limit of 1000000 machines")) << error;
+  EXPECT_TRUE(contains(error,
+                       "big.swf:1: header MaxProcs 2147483647 is more than batfill's "
+                       "limit of 1000000 machines"))
+      << error;
 }
 
 TEST(HostileInput, JsonNbResBeyondTheMachineLimitIsAnError) {
   ScratchFiles files;
   const std::string error = error_reading(
       files.write("big.json", R"({"nb_res": 2147483647, "profiles": {}, "jobs": []})"));
-  EXPECT_TRUE(contains(error, "big.json: 'nb_res' 2147483647 is more than batfill's limit of "
-                              "1000000 machines")) << error;
+  EXPECT_TRUE(contains(error,
+                       "big.json: 'nb_res' 2147483647 is more than batfill's limit of "
+                       "1000000 machines"))
+      << error;
 }
 
 // Submit 9.1e12 s, runtime 1e12 s: their sum overflowed int64 microseconds in the simulator.
 // Times beyond ±kMaxTime (4.6e12 s) make the record invalid, naming the field.
 TEST(HostileInput, SwfTimesBeyondTheTimeRangeMakeTheRecordInvalid) {
   ScratchFiles files;
-  const Workload workload = read_workload(files.write(
-      "far.swf", "1 9100000000000 0 1000000000000 1 -1 -1 1 1000000000000 -1 1 1 1 1 1 -1 -1 -1\n"
-                 "2 0 0 5000000000000 1 -1 -1 1 10 -1 1 1 1 1 1 -1 -1 -1\n"));
+  const Workload workload = read_workload(
+      files.write("far.swf",
+                  "1 9100000000000 0 1000000000000 1 -1 -1 1 1000000000000 -1 1 1 1 1 1 -1 -1 -1\n"
+                  "2 0 0 5000000000000 1 -1 -1 1 10 -1 1 1 1 1 1 -1 -1 -1\n"));
   ASSERT_EQ(workload.jobs.size(), 2u);
   for (const WorkloadJob& job : workload.jobs) EXPECT_FALSE(job.is_valid()) << job.job.id;
   const std::string& far = workload.jobs[1].job.id == "1" ? workload.jobs[1].invalid_reason
-                                                           : workload.jobs[0].invalid_reason;
-  EXPECT_TRUE(contains(far, "far.swf:1: submit time (field 2) '9100000000000' is negative or "
-                            "out of range")) << far;
+                                                          : workload.jobs[0].invalid_reason;
+  EXPECT_TRUE(contains(far,
+                       "far.swf:1: submit time (field 2) '9100000000000' is negative or "
+                       "out of range"))
+      << far;
 }
 
 TEST(HostileInput, CsvAndJsonTimesBeyondTheTimeRangeMakeTheRecordInvalid) {
@@ -120,10 +129,12 @@ TEST(HostileInput, CsvAndJsonTimesBeyondTheTimeRangeMakeTheRecordInvalid) {
   const Workload csv = read_workload(files.write(
       "far.csv", "job_submit_time,num_nodes,queue,time_limit\n9100000000000,1,q,1000000000000\n"));
   ASSERT_EQ(csv.jobs.size(), 1u);
-  EXPECT_TRUE(contains(csv.jobs[0].invalid_reason, "job_submit_time '9100000000000' is not a "
-                                                   "number >= 0")) << csv.jobs[0].invalid_reason;
-  const Workload json = read_workload(files.write(
-      "far.json", R"({"nb_res": 1, "profiles": {"d": {"type": "delay", "delay": 1e12}},
+  EXPECT_TRUE(contains(csv.jobs[0].invalid_reason,
+                       "job_submit_time '9100000000000' is not a "
+                       "number >= 0"))
+      << csv.jobs[0].invalid_reason;
+  const Workload json = read_workload(
+      files.write("far.json", R"({"nb_res": 1, "profiles": {"d": {"type": "delay", "delay": 1e12}},
       "jobs": [{"id": 1, "subtime": 9.1e12, "res": 1, "profile": "d", "walltime": 1e12}]})"));
   ASSERT_EQ(json.jobs.size(), 1u);
   EXPECT_TRUE(contains(json.jobs[0].invalid_reason, "'subtime' must be a number >= 0"))

@@ -75,10 +75,9 @@ void expect_same_as_whole(const std::string& path, const ReadOptions& options = 
 }
 
 TEST(JobStream, BundledSwfTracesStreamAsReadWhole) {
-  for (const char* trace :
-       {"tiny.swf", "lublin_256.swf", "KTH-SP2-1996-2.1-cln.swf.gz", "CTC-SP2-1996-3.1-cln.swf.gz",
-        "NASA-iPSC-1993-3.1-cln.swf.gz", "SDSC-SP2-1998-4.2-cln.swf.gz",
-        "SDSC-BLUE-2000-4.2-cln.swf.gz"}) {
+  for (const char* trace : {"tiny.swf", "lublin_256.swf", "KTH-SP2-1996-2.1-cln.swf.gz",
+                            "CTC-SP2-1996-3.1-cln.swf.gz", "NASA-iPSC-1993-3.1-cln.swf.gz",
+                            "SDSC-SP2-1998-4.2-cln.swf.gz", "SDSC-BLUE-2000-4.2-cln.swf.gz"}) {
     SCOPED_TRACE(trace);
     const std::string path = std::string(BATFILL_SOURCE_DIR "/workloads/") + trace;
     expect_same_as_whole(path);
@@ -88,8 +87,8 @@ TEST(JobStream, BundledSwfTracesStreamAsReadWhole) {
 
 TEST(JobStream, SortedSwfIsStreamedNotHeld) {
   ScratchFiles files;
-  const std::string path = files.write("t.swf", "; MaxProcs: 4\n" + record("1", "0", "10") +
-                                                    record("2", "5", "10"));
+  const std::string path =
+      files.write("t.swf", "; MaxProcs: 4\n" + record("1", "0", "10") + record("2", "5", "10"));
   const std::unique_ptr<JobStream> stream = stream_swf(path, {});
   ASSERT_NE(stream, nullptr);
   EXPECT_TRUE(stream->workload().jobs.empty());
@@ -98,9 +97,9 @@ TEST(JobStream, SortedSwfIsStreamedNotHeld) {
 
 TEST(JobStream, UnsortedRecordsAreReadWholeAndSorted) {
   ScratchFiles files;
-  const std::string path = files.write(
-      "t.swf", record("3", "20", "10") + record("1", "0", "10") + record("10", "5", "10") +
-                   record("9", "5", "10"));
+  const std::string path =
+      files.write("t.swf", record("3", "20", "10") + record("1", "0", "10") +
+                               record("10", "5", "10") + record("9", "5", "10"));
   EXPECT_EQ(stream_swf(path, {}), nullptr);
   expect_same_as_whole(path);
   const std::unique_ptr<JobStream> stream = open_job_stream(path);
@@ -127,17 +126,17 @@ TEST(JobStream, RepeatedIdsAreRenamedNamingTheFirstUse) {
   EXPECT_EQ(jobs[3].job.id, "7#3");
   EXPECT_EQ(jobs[5].job.id, "017#2");
   EXPECT_EQ(jobs[6].job.id, "8#2");
-  EXPECT_EQ(stream->workload().warnings.back(),
-            "4 of 7 records are invalid and will be rejected (first: " + jobs[2].invalid_reason +
-                ")");
+  EXPECT_EQ(
+      stream->workload().warnings.back(),
+      "4 of 7 records are invalid and will be rejected (first: " + jobs[2].invalid_reason + ")");
 }
 
 TEST(JobStream, CommentsBlankLinesAndCrlfInTheMiddle) {
   ScratchFiles files;
   const std::string path = files.write(
       "t.swf", "; Version: 2.2\r\n" + record("1", "0", "10") + "\n; MaxProcs: 8\r\n  \n" +
-                   "; MaxNodes: x\n" + record("2", "1", "10") + "; a note\n" +
-                   "2 3 -1 5\n" + record("4", "4", "10").substr(0, 40));  // no final newline
+                   "; MaxNodes: x\n" + record("2", "1", "10") + "; a note\n" + "2 3 -1 5\n" +
+                   record("4", "4", "10").substr(0, 40));  // no final newline
   ASSERT_NE(stream_swf(path, {}), nullptr);
   expect_same_as_whole(path);
   const std::unique_ptr<JobStream> stream = open_job_stream(path);

@@ -79,11 +79,12 @@ TEST(ReadWorkload, CorruptGzipKeepsItsMessage) {
 
 TEST(ReadWorkload, UnknownExtensionsAreSniffed) {
   ScratchFiles files;
-  EXPECT_EQ(read_workload(files.write("w", R"({"nb_res": 3, "jobs": [], "profiles": {}})"))
-                .machine_count,
-            3);
-  EXPECT_EQ(read_workload(files.write("t.txt", "job_submit_time,num_nodes,queue,time_limit\n"
-                                               "0,1,q,10\n"))
+  EXPECT_EQ(
+      read_workload(files.write("w", R"({"nb_res": 3, "jobs": [], "profiles": {}})")).machine_count,
+      3);
+  EXPECT_EQ(read_workload(files.write("t.txt",
+                                      "job_submit_time,num_nodes,queue,time_limit\n"
+                                      "0,1,q,10\n"))
                 .jobs.size(),
             1u);
 }

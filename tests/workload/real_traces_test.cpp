@@ -49,14 +49,14 @@ TEST_P(RealTrace, KeepsEveryRecordAndReadsTheMachineSize) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    SharedWorkloads, RealTrace,
-    ::testing::Values(TraceFacts{"KTH-SP2-1996-2.1-cln.swf.gz", 28476, 100},
-                      TraceFacts{"CTC-SP2-1996-3.1-cln.swf.gz", 77222, 338},
-                      TraceFacts{"SDSC-SP2-1998-4.2-cln.swf.gz", 59715, 128},
-                      TraceFacts{"SDSC-BLUE-2000-4.2-cln.swf.gz", 243306, 1152},
-                      TraceFacts{"NASA-iPSC-1993-3.1-cln.swf.gz", 18239, 128},
-                      TraceFacts{"lublin_256.swf", 10000, 256}));
+INSTANTIATE_TEST_SUITE_P(SharedWorkloads, RealTrace,
+                         ::testing::Values(TraceFacts{"KTH-SP2-1996-2.1-cln.swf.gz", 28476, 100},
+                                           TraceFacts{"CTC-SP2-1996-3.1-cln.swf.gz", 77222, 338},
+                                           TraceFacts{"SDSC-SP2-1998-4.2-cln.swf.gz", 59715, 128},
+                                           TraceFacts{"SDSC-BLUE-2000-4.2-cln.swf.gz", 243306,
+                                                      1152},
+                                           TraceFacts{"NASA-iPSC-1993-3.1-cln.swf.gz", 18239, 128},
+                                           TraceFacts{"lublin_256.swf", 10000, 256}));
 
 TEST(RealTraces, NasaHasNoRequestedTimesSoEveryLimitComesFromTheRuntime) {
   // README: NASA-iPSC "requested time (field 9): none".

@@ -94,17 +94,15 @@ TEST(SwfReader, MalformedLinesBecomeInvalidJobsNamingFileAndLine) {
 
 TEST(SwfReader, RejectsNonPositiveNodesAndNegativeRuntime) {
   ScratchFiles files;
-  const std::string path =
-      files.write("t.swf", record("1", "0", "-1", "4", "4", "100") +
-                               record("2", "0", "10", "0", "0", "100") +
-                               record("3", "0", "10", "-1", "-1", "100") +
-                               record("4", "0", "10", "2", "2.5", "100"));
+  const std::string path = files.write("t.swf", record("1", "0", "-1", "4", "4", "100") +
+                                                    record("2", "0", "10", "0", "0", "100") +
+                                                    record("3", "0", "10", "-1", "-1", "100") +
+                                                    record("4", "0", "10", "2", "2.5", "100"));
   const Workload workload = read_workload(path);
   for (const WorkloadJob& job : workload.jobs) EXPECT_FALSE(job.is_valid()) << job.job.id;
   EXPECT_NE(job_named(workload, "2").invalid_reason.find("node count (field 8) is 0"),
             std::string::npos);
-  EXPECT_NE(job_named(workload, "3").invalid_reason.find("field 8 is missing"),
-            std::string::npos);
+  EXPECT_NE(job_named(workload, "3").invalid_reason.find("field 8 is missing"), std::string::npos);
   EXPECT_EQ(workload.time_limits_from_runtime, 0);
 }
 
@@ -123,8 +121,8 @@ TEST(SwfReader, UserIdAndRuntime) {
 
 TEST(SwfReader, MissingRequestedTimeCanBeRejectedInstead) {
   ScratchFiles files;
-  const std::string path = files.write("t.swf", record("1", "0", "10", "1", "1", "-1") +
-                                                    record("2", "0", "10", "1", "1", "0"));
+  const std::string path = files.write(
+      "t.swf", record("1", "0", "10", "1", "1", "-1") + record("2", "0", "10", "1", "1", "0"));
   const Workload lenient = read_workload(path);
   EXPECT_EQ(lenient.time_limits_from_runtime, 2);
   EXPECT_EQ(lenient.invalid_count(), 0u);
@@ -140,8 +138,8 @@ TEST(SwfReader, MissingRequestedTimeCanBeRejectedInstead) {
 
 TEST(SwfReader, FractionalFieldsKeepMicrosecondsAndDistinctProfiles) {
   ScratchFiles files;
-  const std::string path = files.write("t.swf", record("1", "0.25", "1.5", "1", "1", "2.75") +
-                                                    record("2", "1", "1", "1", "1", "3"));
+  const std::string path = files.write(
+      "t.swf", record("1", "0.25", "1.5", "1", "1", "2.75") + record("2", "1", "1", "1", "1", "3"));
   const Workload workload = read_workload(path);
   const WorkloadJob& fractional = job_named(workload, "1");
   EXPECT_EQ(fractional.job.submit_time, 250'000);
@@ -178,18 +176,20 @@ TEST(SwfReader, NumberSpellingsReadAlike) {
 TEST(SwfReader, MaxProcsWinsOverMaxNodes) {
   // SDSC-BLUE's header has MaxNodes 144 and MaxProcs 1152; docs/semantics.md §5.6 prefers MaxProcs.
   ScratchFiles files;
-  EXPECT_EQ(read_workload(files.write("a.swf", "; MaxNodes: 144\n; MaxProcs: 1152\n")).machine_count,
-            1152);
-  EXPECT_EQ(read_workload(files.write("b.swf", "; MaxNodes: 338 (batch partition)\n")).machine_count,
-            338);
+  EXPECT_EQ(
+      read_workload(files.write("a.swf", "; MaxNodes: 144\n; MaxProcs: 1152\n")).machine_count,
+      1152);
+  EXPECT_EQ(
+      read_workload(files.write("b.swf", "; MaxNodes: 338 (batch partition)\n")).machine_count,
+      338);
   EXPECT_FALSE(read_workload(files.write("c.swf", record("1", "0", "1", "1", "1", "1")))
                    .machine_count.has_value());
 }
 
 TEST(SwfReader, RenamesAndRejectsARepeatedId) {
   ScratchFiles files;
-  const std::string path = files.write("t.swf", record("1", "0", "10", "1", "1", "20") +
-                                                    record("1", "5", "10", "1", "1", "20"));
+  const std::string path = files.write(
+      "t.swf", record("1", "0", "10", "1", "1", "20") + record("1", "5", "10", "1", "1", "20"));
   const Workload workload = read_workload(path);
   ASSERT_EQ(workload.jobs.size(), 2u);
   EXPECT_TRUE(job_named(workload, "1").is_valid());
@@ -206,7 +206,8 @@ TEST(SwfReader, IdsAreComparedAsWrittenWhateverTheirSize) {
                    record("7", "1", "10", "1", "1", "20") + record("7", "2", "10", "1", "1", "20") +
                    record("123456789012", "3", "10", "1", "1", "20") +
                    record("123456789012", "4", "10", "1", "1", "20") +
-                   record("7.5", "5", "10", "1", "1", "20") + record("7.5", "6", "10", "1", "1", "20"));
+                   record("7.5", "5", "10", "1", "1", "20") +
+                   record("7.5", "6", "10", "1", "1", "20"));
   const Workload workload = read_workload(path);
   ASSERT_EQ(workload.jobs.size(), 8u);
   EXPECT_TRUE(job_named(workload, "7").is_valid());
@@ -230,7 +231,8 @@ TEST(SwfReader, JobsWithTheSameRuntimeShareOneProfile) {
       "t.swf", record("1", "0", "10", "1", "1", "20") + record("2", "0", "10", "1", "1", "20") +
                    record("3", "0", "2000000", "1", "1", "20") +
                    record("4", "0", "2000000", "1", "1", "20") +
-                   record("5", "0", "2.5", "1", "1", "20") + record("6", "0", "2.5", "1", "1", "20")));
+                   record("5", "0", "2.5", "1", "1", "20") +
+                   record("6", "0", "2.5", "1", "1", "20")));
   ASSERT_EQ(workload.jobs.size(), 6u);
   EXPECT_EQ(workload.profiles.size(), 3u);
   EXPECT_EQ(job_named(workload, "2").profile, "10");
@@ -256,8 +258,9 @@ TEST(SwfReader, SortsBySubmitTimeThenNumericId) {
 TEST(SwfReader, AcceptsCrlfBlankLinesAndTabs) {
   ScratchFiles files;
   const std::string path =
-      files.write("t.swf", "; MaxProcs: 2\r\n\r\n1\t0\t-1\t5\t1\t-1\t-1\t1\t9\t-1\t1\t-1\t-1\t-1\t"
-                           "-1\t-1\t-1\t-1\r\n   \r\n");
+      files.write("t.swf",
+                  "; MaxProcs: 2\r\n\r\n1\t0\t-1\t5\t1\t-1\t-1\t1\t9\t-1\t1\t-1\t-1\t-1\t"
+                  "-1\t-1\t-1\t-1\r\n   \r\n");
   const Workload workload = read_workload(path);
   EXPECT_EQ(workload.machine_count, 2);
   ASSERT_EQ(workload.jobs.size(), 1u);

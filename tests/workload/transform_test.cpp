@@ -33,14 +33,16 @@ std::vector<Time> submits(const Workload& workload) {
 // Offsets from the first submission (at 7 s) are divided by the factor: 10 s, 20 s, 40 s
 // become 5 s, 10 s, 20 s at load 2 and 20 s, 40 s, 80 s at load 0.5.
 TEST(ScaleLoad, DividesInterArrivalTimesByTheFactor) {
-  Workload doubled = with_submits({from_seconds(7), from_seconds(17), from_seconds(27), from_seconds(47)});
+  Workload doubled =
+      with_submits({from_seconds(7), from_seconds(17), from_seconds(27), from_seconds(47)});
   scale_load(doubled, 2);
   EXPECT_EQ(submits(doubled), (std::vector<Time>{from_seconds(7), from_seconds(12),
-                                                  from_seconds(17), from_seconds(27)}));
-  Workload halved = with_submits({from_seconds(7), from_seconds(17), from_seconds(27), from_seconds(47)});
+                                                 from_seconds(17), from_seconds(27)}));
+  Workload halved =
+      with_submits({from_seconds(7), from_seconds(17), from_seconds(27), from_seconds(47)});
   scale_load(halved, 0.5);
-  EXPECT_EQ(submits(halved), (std::vector<Time>{from_seconds(7), from_seconds(27),
-                                                 from_seconds(47), from_seconds(87)}));
+  EXPECT_EQ(submits(halved), (std::vector<Time>{from_seconds(7), from_seconds(27), from_seconds(47),
+                                                from_seconds(87)}));
 }
 
 // 10 s / 3 = 3.3333333 s: rounded to the nearest microsecond, 3,333,333 µs; 20 s / 3 rounds up

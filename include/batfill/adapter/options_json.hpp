@@ -1,7 +1,8 @@
 #pragma once
 // The JSON object of batfill settings, {"backfill": P, "order": O, "alloc": A, "predictor": R,
-// "predictor_options": {...}, "corrector": C, "backfill_order": B} or any subset of it. Batsim's config.sched-config and batsched's --variant_options carry the same object, so
-// both are read here and fail the same way.
+// "predictor_options": {...}, "corrector": C, "backfill_order": B} or any subset of it. Batsim's
+// config.sched-config and batsched's --variant_options carry the same object, so both are read here
+// and fail the same way.
 
 #include <memory>
 #include <optional>
@@ -14,12 +15,12 @@ namespace batfill::adapter {
 
 // Each member is set only when its key is present; every name has been checked.
 struct SchedulingOverrides {
-  std::optional<std::string> backfill;  // a registered policy name
-  std::optional<std::string> order;     // a queue order name
-  std::optional<std::string> alloc;     // an allocation rule name
+  std::optional<std::string> backfill;   // a registered policy name
+  std::optional<std::string> order;      // a queue order name
+  std::optional<std::string> alloc;      // an allocation rule name
   std::optional<std::string> predictor;  // a registered predictor name
   std::optional<PredictorOptions> predictor_options;
-  std::optional<std::string> corrector;  // a registered corrector name, or "none"
+  std::optional<std::string> corrector;       // a registered corrector name, or "none"
   std::optional<std::string> backfill_order;  // "queue" or "sjbf"
   // Key `queues`: the queue configuration object, or the path of a file holding it.
   std::shared_ptr<const QueueConfig> queues;

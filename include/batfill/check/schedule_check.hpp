@@ -15,8 +15,8 @@ namespace batfill::check {
 // One row of _jobs.csv, reduced to what the checks read. Times are microseconds; a job that
 // never ran (REJECTED) has executed = false and no times beyond its submission.
 struct ScheduledJob {
-  std::string id;      // job_id without a "workload!" prefix
-  int line = 0;        // 1-based line in the file, for messages
+  std::string id;  // job_id without a "workload!" prefix
+  int line = 0;    // 1-based line in the file, for messages
   Time submit = 0;
   int requested = 0;
   bool executed = false;
@@ -29,7 +29,7 @@ struct ScheduledJob {
 std::vector<ScheduledJob> read_jobs_csv(const std::string& path, const std::string& text);
 
 struct CheckOptions {
-  std::optional<int> machine_count;              // allocations must lie in [0, machine_count)
+  std::optional<int> machine_count;                   // allocations must lie in [0, machine_count)
   std::optional<std::set<std::string>> workload_ids;  // every id must appear exactly once
 };
 

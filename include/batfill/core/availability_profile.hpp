@@ -13,8 +13,8 @@
 #include <utility>
 #include <vector>
 
-#include "batfill/core/job.hpp"
 #include "batfill/common/time.hpp"
+#include "batfill/core/job.hpp"
 
 namespace batfill {
 

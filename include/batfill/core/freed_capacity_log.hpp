@@ -32,9 +32,8 @@ class FreedCapacityLog {
   // `now`: the past entries become one. Without this the log would keep one entry per instant
   // of the whole run, and every question would search all of them.
   void forget_before(Time now) {
-    const auto future = std::upper_bound(
-        entries_.begin(), entries_.end(), now,
-        [](Time t, const Entry& entry) { return t < entry.time; });
+    const auto future = std::upper_bound(entries_.begin(), entries_.end(), now,
+                                         [](Time t, const Entry& entry) { return t < entry.time; });
     if (future == entries_.begin()) return;
     const Version last_past = std::prev(future)->version;
     entries_.erase(entries_.begin(), std::prev(future));
@@ -46,9 +45,9 @@ class FreedCapacityLog {
   Time earliest_since(Version version) const {
     // Usual after an early completion: it is the oldest entry, and newer than every slot.
     if (!entries_.empty() && version < entries_.front().version) return entries_.front().time;
-    const auto first_after = std::upper_bound(
-        entries_.begin(), entries_.end(), version,
-        [](Version v, const Entry& entry) { return v < entry.version; });
+    const auto first_after =
+        std::upper_bound(entries_.begin(), entries_.end(), version,
+                         [](Version v, const Entry& entry) { return v < entry.version; });
     return first_after == entries_.end() ? kNever : first_after->time;
   }
 

@@ -13,8 +13,8 @@ using JobId = std::string;
 
 struct Job {
   JobId id;
-  Time submit_time = 0;          // when the job entered the system
-  int nodes = 0;                 // requested machines
+  Time submit_time = 0;            // when the job entered the system
+  int nodes = 0;                   // requested machines
   Time time_limit = kNoTimeLimit;  // walltime: the job is killed when it reaches it
   int user = -1;                   // the submitting user, -1 when the input has none
   // The queue id of the input (SWF field 15, Batsim's `queue`), "" when it has none, and the
@@ -43,8 +43,9 @@ inline Time planned_end(const Job& job, Time start) {
   return add_saturating(start, planned_runtime(job));
 }
 
-// Order of jobs that arrive in the same instant (docs/semantics.md §1.3): by id, numerically when the job
-// names are numbers ("w0!9" before "w0!10"), otherwise as plain strings. Never message order.
+// Order of jobs that arrive in the same instant (docs/semantics.md §1.3): by id, numerically when
+// the job names are numbers ("w0!9" before "w0!10"), otherwise as plain strings. Never message
+// order.
 bool job_id_less(const JobId& a, const JobId& b);
 
 }  // namespace batfill

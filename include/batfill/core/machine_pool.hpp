@@ -47,7 +47,8 @@ class MachinePool {
   template <typename Visit>
   void for_each_free_run(Visit visit) const;
   template <typename Visit>
-  void for_each_id_in_range(const MachineSet& machines, Visit visit);  // ids outside 0..size-1 skipped
+  void for_each_id_in_range(const MachineSet& machines,
+                            Visit visit);  // ids outside 0..size-1 skipped
 
   int size_;
   std::vector<std::uint64_t> free_words_;  // bit id % 64 of word id / 64: free (available, idle)

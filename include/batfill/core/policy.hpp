@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "batfill/common/time.hpp"
 #include "batfill/core/job.hpp"
 #include "batfill/core/queue_config.hpp"
-#include "batfill/common/time.hpp"
 
 namespace batfill {
 

@@ -47,9 +47,7 @@ class QueueGate {
   // Whether `job` may start in slots reserved for another job: its queue backfills and it has
   // a run limit, so that it is known to end before the reservation (LSF cannot backfill a job
   // without one).
-  bool may_backfill(const Job& job) const {
-    return queue_of(job).backfill && job.has_time_limit();
-  }
+  bool may_backfill(const Job& job) const { return queue_of(job).backfill && job.has_time_limit(); }
   void start(const Job& job) { usage_.add(job); }
 
  private:

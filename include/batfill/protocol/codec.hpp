@@ -8,8 +8,8 @@
 // Parsing is tolerant (unknown keys ignored, v4-only keys optional, as pybatsim and batsched
 // do) but strict about what batfill needs: a missing or mistyped field is a ProtocolError.
 // Writing is exact: decisions carry only the members Batsim accepts, because Batsim aborts on
-// an unexpected member count (docs/protocol.md §4.1, §5). Times are written as 6-decimal numbers taken
-// from the integer microseconds, so nothing drifts through a double.
+// an unexpected member count (docs/protocol.md §4.1, §5). Times are written as 6-decimal numbers
+// taken from the integer microseconds, so nothing drifts through a double.
 
 #include <stdexcept>
 #include <string>

@@ -36,12 +36,12 @@ struct SimulationBegins {
 // The job object of JOB_SUBMITTED. `extra_json` keeps user fields verbatim (a JSON object text
 // without id/subtime/res/profile/walltime), so a re-encoded message loses nothing.
 struct SubmittedJob {
-  std::string id;                     // "w0!17"
+  std::string id;  // "w0!17"
   Time subtime = 0;
   int res = 0;
   std::string profile;
-  Time walltime = kNoTimeLimit;       // absent or -1 in JSON
-  std::string extra_json;             // "" or "{...}"
+  Time walltime = kNoTimeLimit;  // absent or -1 in JSON
+  std::string extra_json;        // "" or "{...}"
 };
 
 struct JobSubmitted {

@@ -54,7 +54,7 @@ struct ScheduleMetrics {
   int jobs_walltime_reached = 0;
   int jobs_failed = 0;
   Time first_submit = 0;
-  Time makespan = 0;     // Batsim: the latest absolute finish time
+  Time makespan = 0;  // Batsim: the latest absolute finish time
   double busy_node_seconds = 0;
   double utilization = 0;  // busy node-seconds / (nodes x (last finish - first submit))
   // Batsim's means divide by all jobs, rejected included; batfill's bounded slowdown and the

@@ -67,7 +67,7 @@ class QueueFigures {
 };
 
 struct RunInfo {
-  std::string version;           // batsim_version column: "batfill <version>"
+  std::string version;            // batsim_version column: "batfill <version>"
   double reading_seconds = 0;     // wall time spent reading the workload
   double scheduling_seconds = 0;  // wall time spent in the decision process
   double simulation_seconds = 0;  // wall time of the run so far: reading and simulating

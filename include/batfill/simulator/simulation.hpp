@@ -33,9 +33,9 @@ enum class EventBatching {
 EventBatching parse_event_batching(const std::string& name);
 
 struct SimulationOptions {
-  std::string platform_file;  // a SimGrid/Batsim platform; "" builds a homogeneous cluster
-  std::optional<int> nodes;   // cluster size, or the first N compute hosts of the platform
-  std::string sched_config;   // forwarded as config.sched-config in SIMULATION_BEGINS
+  std::string platform_file;   // a SimGrid/Batsim platform; "" builds a homogeneous cluster
+  std::optional<int> nodes;    // cluster size, or the first N compute hosts of the platform
+  std::string sched_config;    // forwarded as config.sched-config in SIMULATION_BEGINS
   bool show_progress = false;  // progress bar on stderr (the CLI sets it for terminals)
   EventBatching batching = EventBatching::kInstant;
 };

@@ -42,7 +42,7 @@ class RemoteDecisionProcess : public protocol::DecisionProcess {
   std::unique_ptr<zmq::context_t> context_;
   std::unique_ptr<zmq::socket_t> socket_;
   std::unique_ptr<PeerMonitor> monitor_;  // notices a scheduler that died (docs/protocol.md §1.4)
-  bool broken_ = false;  // a request went unanswered: REQ allows no second send
+  bool broken_ = false;                   // a request went unanswered: REQ allows no second send
 };
 
 }  // namespace batfill::transport

@@ -55,7 +55,8 @@ class WorkloadJobStream : public JobStream {
 
 // Streams an SWF trace (plain or gzip) when its records are in submit order, else reads the
 // workload whole, as read_workload does; errors are read_workload's.
-std::unique_ptr<JobStream> open_job_stream(const std::string& path, const ReadOptions& options = {});
+std::unique_ptr<JobStream> open_job_stream(const std::string& path,
+                                           const ReadOptions& options = {});
 
 // The streaming SWF reader behind open_job_stream; null when the records are not in submit
 // order (or the file cannot be read: read_workload then names the problem).

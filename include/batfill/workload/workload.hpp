@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "batfill/core/job.hpp"
 #include "batfill/common/time.hpp"
+#include "batfill/core/job.hpp"
 
 namespace batfill::workload {
 

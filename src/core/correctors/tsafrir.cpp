@@ -12,8 +12,8 @@ namespace {
 
 // 1 min, 5 min, 15 min, 30 min, 1 h, 2 h, 5 h, 10 h, 20 h, 50 h, 100 h.
 constexpr std::array<Time, 11> kSteps = {
-    from_seconds(60),    from_seconds(300),   from_seconds(900),    from_seconds(1800),
-    from_seconds(3600),  from_seconds(7200),  from_seconds(18000),  from_seconds(36000),
+    from_seconds(60),    from_seconds(300),    from_seconds(900),   from_seconds(1800),
+    from_seconds(3600),  from_seconds(7200),   from_seconds(18000), from_seconds(36000),
     from_seconds(72000), from_seconds(180000), from_seconds(360000)};
 
 class TsafrirCorrector final : public Corrector {

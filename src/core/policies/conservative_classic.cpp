@@ -104,8 +104,8 @@ class Plan {
   }
   // How many waiting jobs have a slot at or before `now`.
   std::size_t due_count(Time now) const {
-    return static_cast<std::size_t>(
-        std::upper_bound(starts_.begin(), starts_.end(), now) - starts_.begin());
+    return static_cast<std::size_t>(std::upper_bound(starts_.begin(), starts_.end(), now) -
+                                    starts_.begin());
   }
 
   // Starts the job at `position` in the queue of the last catch_up. Its entry stays, empty,
@@ -129,7 +129,7 @@ class Plan {
   struct Waiting {
     const Job* job = nullptr;  // null once started
     Reservation slot;
-    bool planned = false;      // false until the job's first slot is chosen
+    bool planned = false;  // false until the job's first slot is chosen
   };
 
   // Makes waiting_ the queue's jobs in its order, started ones dropped, new ones unplanned;
@@ -151,7 +151,8 @@ class Plan {
       waiting_.erase(std::remove_if(waiting_.begin(), waiting_.end(),
                                     [](const Waiting& waiting) { return waiting.job == nullptr; }),
                      waiting_.end());
-      for (std::size_t i = position; i < queue.size(); ++i) waiting_.push_back({queue[i], {}, false});
+      for (std::size_t i = position; i < queue.size(); ++i)
+        waiting_.push_back({queue[i], {}, false});
       return position < queue.size();
     }
     std::unordered_map<const Job*, const Waiting*> planned;
@@ -240,7 +241,8 @@ class ConservativeClassic final : public Policy {
     int free_nodes = view.free_nodes;
     std::size_t due = plan_->due_count(view.now);
     const std::vector<const Job*>& queue = *view.queue;
-    for (std::size_t position = 0; due > 0 && free_nodes > 0 && position < queue.size(); ++position) {
+    for (std::size_t position = 0; due > 0 && free_nodes > 0 && position < queue.size();
+         ++position) {
       const Job* job = queue[position];
       if (plan_->reserved_start(position) > view.now) continue;
       --due;

@@ -28,7 +28,8 @@ namespace {
 // The waiting jobs behind the head, in the order they are tried.
 std::vector<const Job*> candidates(const SchedulingView& view, std::size_t head) {
   const std::vector<const Job*>& queue = *view.queue;
-  std::vector<const Job*> behind(queue.begin() + static_cast<std::ptrdiff_t>(head) + 1, queue.end());
+  std::vector<const Job*> behind(queue.begin() + static_cast<std::ptrdiff_t>(head) + 1,
+                                 queue.end());
   if (view.backfill_order == BackfillOrder::kShortestFirst) {
     std::stable_sort(behind.begin(), behind.end(), [](const Job* a, const Job* b) {
       return planned_runtime(*a) < planned_runtime(*b);

@@ -33,7 +33,8 @@ class SpecConservative final : public Policy {
       Time window = pass.timeline().earliest_time_with(smallest_ahead);
       pass.for_each_behind_head([&](std::size_t position, const Job& job) {
         // A window at `now` (a job ahead fits now but did not start) blocks everyone behind
-        // it: no planned end is strictly before now. The spec intends this (docs/semantics.md §2.8, item 10).
+        // it: no planned end is strictly before now. The spec intends this (docs/semantics.md §2.8,
+        // item 10).
         if (window <= pass.now()) return false;
         // A window that waits on a job without a run limit is unknown: nothing backfills.
         if (window == kNever && pass.timeline().waits_on_unlimited(smallest_ahead)) return false;
@@ -43,8 +44,7 @@ class SpecConservative final : public Policy {
           pass.start(position);
           backfilled = true;
           window = pass.timeline().earliest_time_with(smallest_ahead);
-        } else if (job.nodes < smallest_ahead && gate.within_limits(job) &&
-                   gate.may_reserve(job)) {
+        } else if (job.nodes < smallest_ahead && gate.within_limits(job) && gate.may_reserve(job)) {
           // Only jobs that hold a reservation have a shadow that others must respect.
           smallest_ahead = job.nodes;
           window = pass.timeline().earliest_time_with(smallest_ahead);

@@ -27,7 +27,7 @@ using Vector = std::array<double, kSize>;
 struct Settings {
   double eta = 5000.0;
   double lambda = 4e9;
-  double left = 1.0;    // gammaL, weight of under-prediction
+  double left = 1.0;     // gammaL, weight of under-prediction
   double right = 100.0;  // gammaR, weight of over-prediction
   double threshold = 0.0;
 };
@@ -171,8 +171,8 @@ double number_option(const std::string& key, const std::string& text) {
   char* end = nullptr;
   const double value = std::strtod(text.c_str(), &end);
   if (text.empty() || *end != '\0' || !std::isfinite(value)) {
-    throw std::invalid_argument("predictor 'sgd': option " + quoted(key) + " must be a number, got " +
-                                quoted(text));
+    throw std::invalid_argument("predictor 'sgd': option " + quoted(key) +
+                                " must be a number, got " + quoted(text));
   }
   return value;
 }
