@@ -1,5 +1,6 @@
 #include "batfill/core/policy_registry.hpp"
 #include "batfill/common/text.hpp"
+#include "named_registry.hpp"
 
 #include <stdexcept>
 
@@ -33,18 +34,10 @@ const std::vector<PolicyInfo>& registered_policies() {
   return policies;
 }
 
-std::vector<std::string> policy_names() {
-  std::vector<std::string> names;
-  for (const PolicyInfo& policy : registered_policies()) names.push_back(policy.name);
-  return names;
-}
+std::vector<std::string> policy_names() { return detail::names_of(registered_policies()); }
 
 const PolicyInfo& find_policy(const std::string& name) {
-  for (const PolicyInfo& policy : registered_policies()) {
-    if (policy.name == name) return policy;
-  }
-  throw std::invalid_argument("unknown backfilling policy " + quoted(name) +
-                              " (valid: " + join(policy_names()) + ")");
+  return detail::find_named(registered_policies(), name, "backfilling policy");
 }
 
 std::unique_ptr<Policy> make_policy(const std::string& name) { return find_policy(name).make(); }

@@ -1,5 +1,6 @@
 #include "batfill/common/text.hpp"
 #include "batfill/core/prediction.hpp"
+#include "named_registry.hpp"
 
 #include <stdexcept>
 
@@ -42,32 +43,16 @@ const std::vector<CorrectorInfo>& registered_correctors() {
   return correctors;
 }
 
-std::vector<std::string> predictor_names() {
-  std::vector<std::string> names;
-  for (const PredictorInfo& predictor : registered_predictors()) names.push_back(predictor.name);
-  return names;
-}
+std::vector<std::string> predictor_names() { return detail::names_of(registered_predictors()); }
 
-std::vector<std::string> corrector_names() {
-  std::vector<std::string> names;
-  for (const CorrectorInfo& corrector : registered_correctors()) names.push_back(corrector.name);
-  return names;
-}
+std::vector<std::string> corrector_names() { return detail::names_of(registered_correctors()); }
 
 const PredictorInfo& find_predictor(const std::string& name) {
-  for (const PredictorInfo& predictor : registered_predictors()) {
-    if (predictor.name == name) return predictor;
-  }
-  throw std::invalid_argument("unknown predictor " + quoted(name) +
-                              " (valid: " + join(predictor_names()) + ")");
+  return detail::find_named(registered_predictors(), name, "predictor");
 }
 
 const CorrectorInfo& find_corrector(const std::string& name) {
-  for (const CorrectorInfo& corrector : registered_correctors()) {
-    if (corrector.name == name) return corrector;
-  }
-  throw std::invalid_argument("unknown corrector " + quoted(name) +
-                              " (valid: " + join(corrector_names()) + ")");
+  return detail::find_named(registered_correctors(), name, "corrector");
 }
 
 std::unique_ptr<Predictor> make_predictor(const std::string& name,
