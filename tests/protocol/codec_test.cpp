@@ -2,6 +2,7 @@
 // (tests/protocol/data).
 
 #include "batfill/protocol/codec.hpp"
+#include "../support/parse_error.hpp"
 
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
@@ -20,14 +21,7 @@ Message single(Time now, EventData data) {
   return message;
 }
 
-std::string error_of(const std::string& json) {
-  try {
-    parse_message(json);
-  } catch (const ProtocolError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+std::string error_of(const std::string& json) { return batfill::testing::parse_error_of(json); }
 
 SubmittedJob sample_job() {
   SubmittedJob job;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
 
+#include "../support/parse_error.hpp"
 #include "batfill/common/json_depth.hpp"
 #include "batfill/common/time.hpp"
 #include "batfill/protocol/codec.hpp"
@@ -11,14 +12,7 @@
 namespace batfill::protocol {
 namespace {
 
-std::string error_of(const std::string& json) {
-  try {
-    parse_message(json);
-  } catch (const ProtocolError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+std::string error_of(const std::string& json) { return batfill::testing::parse_error_of(json); }
 
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
