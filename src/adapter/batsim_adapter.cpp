@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "batfill/adapter/options_json.hpp"
+#include "batfill/common/json_document.hpp"
 #include "batfill/core/policy_registry.hpp"
 #include "batfill/protocol/codec.hpp"
 
@@ -41,11 +42,12 @@ class SmallJson {
       : values_(value_buffer_, sizeof value_buffer_),
         stack_(stack_buffer_, sizeof stack_buffer_),
         document_(&values_, sizeof stack_buffer_ / 2, &stack_) {
-    document_.Parse(text.c_str());
+    parsed_ = !parse_json(document_, text).IsError();
   }
   using Document = rapidjson::GenericDocument<rapidjson::UTF8<>, rapidjson::MemoryPoolAllocator<>,
                                               rapidjson::MemoryPoolAllocator<>>;
   const Document& document() const { return document_; }
+  bool parsed() const { return parsed_; }
 
  private:
   char value_buffer_[1024];
@@ -53,6 +55,7 @@ class SmallJson {
   rapidjson::MemoryPoolAllocator<> values_;
   rapidjson::MemoryPoolAllocator<> stack_;
   Document document_;
+  bool parsed_ = false;
 };
 
 // The job's user: the job's `user` field (a Batsim JSON user field), -1 without one.
@@ -60,7 +63,7 @@ int user_of(const SubmittedJob& submitted) {
   if (submitted.extra_json.empty()) return -1;
   const SmallJson parsed(submitted.extra_json);
   const SmallJson::Document& extras = parsed.document();
-  if (extras.HasParseError() || !extras.IsObject()) return -1;
+  if (!parsed.parsed() || !extras.IsObject()) return -1;
   const auto user = extras.FindMember("user");
   return user != extras.MemberEnd() && user->value.IsInt() ? user->value.GetInt() : -1;
 }
@@ -69,8 +72,7 @@ int user_of(const SubmittedJob& submitted) {
 std::string queue_of(const SubmittedJob& submitted) {
   if (submitted.extra_json.empty()) return "";
   rapidjson::Document extras;
-  extras.Parse(submitted.extra_json.c_str());
-  if (extras.HasParseError() || !extras.IsObject()) return "";
+  if (parse_json(extras, submitted.extra_json).IsError() || !extras.IsObject()) return "";
   const auto queue = extras.FindMember("queue");
   if (queue == extras.MemberEnd()) return "";
   if (queue->value.IsString()) return queue->value.GetString();
@@ -83,7 +85,7 @@ Time runtime_of(const std::string& forwarded_profile_json) {
   if (forwarded_profile_json.empty()) return kNoTimeLimit;
   const SmallJson parsed(forwarded_profile_json);
   const SmallJson::Document& profile = parsed.document();
-  if (profile.HasParseError() || !profile.IsObject()) return kNoTimeLimit;
+  if (!parsed.parsed() || !profile.IsObject()) return kNoTimeLimit;
   const auto type = profile.FindMember("type");
   const auto delay = profile.FindMember("delay");
   if (type == profile.MemberEnd() || !type->value.IsString() ||

@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "batfill/common/json_document.hpp"
 #include "batfill/common/text.hpp"
 #include "batfill/core/machine_pool.hpp"
 #include "batfill/core/policy_registry.hpp"
@@ -171,8 +172,8 @@ QueueConfig queue_config_of(const rapidjson::Value& value, const std::string& so
 
 QueueConfig parse_queue_config(const std::string& text, const std::string& source) {
   rapidjson::Document document;
-  document.Parse(text.c_str(), text.size());
-  if (document.HasParseError()) throw std::invalid_argument(source + ": is not valid JSON");
+  if (parse_json(document, text).IsError())
+    throw std::invalid_argument(source + ": is not valid JSON");
   return queue_config_of(document, source);
 }
 
@@ -192,8 +193,7 @@ std::string corrector_setting(const std::string& name) {
 
 PredictorOptions parse_predictor_options(const std::string& text) {
   rapidjson::Document document;
-  document.Parse(text.c_str(), text.size());
-  if (document.HasParseError()) {
+  if (parse_json(document, text).IsError()) {
     throw std::invalid_argument("predictor options must be a JSON object, got " + quoted(text));
   }
   return predictor_options_of(document);
@@ -201,8 +201,7 @@ PredictorOptions parse_predictor_options(const std::string& text) {
 
 SchedulingOverrides parse_options_json(const std::string& text) {
   rapidjson::Document document;
-  document.Parse(text.c_str(), text.size());
-  if (document.HasParseError() || !document.IsObject()) {
+  if (parse_json(document, text).IsError() || !document.IsObject()) {
     throw std::invalid_argument("must be a JSON object of batfill options, got " + quoted(text));
   }
   SchedulingOverrides overrides;

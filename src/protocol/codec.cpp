@@ -10,6 +10,7 @@
 #include <set>
 
 #include "batfill/common/json_depth.hpp"
+#include "batfill/common/json_document.hpp"
 #include "wire_names.hpp"
 
 namespace batfill::protocol {
@@ -20,13 +21,6 @@ using Value = rapidjson::Value;
 // that is not JSON (docs/protocol.md §2.3).
 using Writer = rapidjson::Writer<rapidjson::StringBuffer, rapidjson::UTF8<>, rapidjson::UTF8<>,
                                  rapidjson::CrtAllocator, rapidjson::kWriteValidateEncodingFlag>;
-
-// Iterative, so that nesting never recurses; validating, so that strings are UTF-8
-// (docs/protocol.md §2.3). Not kParseFullPrecisionFlag: in RapidJSON 1.1.0 that path shifts by
-// huge exponents on numbers such as 0.000…0e9 with many digits (found by fuzz_codec), and the
-// default path is within a few ulps, far below the microsecond every time is rounded to.
-constexpr unsigned kParseFlags =
-    rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag;
 
 // ---- Parsing ---------------------------------------------------------------------------------
 
@@ -348,8 +342,7 @@ void write_string(Writer& writer, const char* key, const std::string& value) {
 
 void write_raw_object(Writer& writer, const std::string& json, const char* what) {
   rapidjson::Document document;
-  document.Parse(json.empty() ? "{}" : json.c_str());
-  if (document.HasParseError() || !document.IsObject()) {
+  if (parse_json(document, json.empty() ? "{}" : json).IsError() || !document.IsObject()) {
     throw std::invalid_argument(std::string(what) + " is not a JSON object: " + json);
   }
   document.Accept(writer);
@@ -369,8 +362,7 @@ void write_job(Writer& writer, const SubmittedJob& job) {
   }
   if (!job.extra_json.empty()) {
     rapidjson::Document extras;
-    extras.Parse(job.extra_json.c_str());
-    if (extras.HasParseError() || !extras.IsObject()) {
+    if (parse_json(extras, job.extra_json).IsError() || !extras.IsObject()) {
       throw std::invalid_argument("extra fields of job '" + job.id + "' are not a JSON object");
     }
     for (const auto& member : extras.GetObject()) {
@@ -576,10 +568,10 @@ Message parse_message(const std::string& json) {
     throw ProtocolError("JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
                         " levels at offset " + std::to_string(*offset));
   }
-  document.Parse<kParseFlags>(json.c_str(), json.size());
-  if (document.HasParseError()) {
-    throw ProtocolError("malformed JSON at offset " + std::to_string(document.GetErrorOffset()) +
-                        ": " + rapidjson::GetParseError_En(document.GetParseError()));
+  const rapidjson::ParseResult parsed = parse_json(document, json);
+  if (parsed.IsError()) {
+    throw ProtocolError("malformed JSON at offset " + std::to_string(parsed.Offset()) + ": " +
+                        rapidjson::GetParseError_En(parsed.Code()));
   }
   if (!document.IsObject()) throw ProtocolError("a message must be a JSON object");
   const Fields envelope(document, "");

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "batfill/common/json_depth.hpp"
+#include "batfill/common/json_document.hpp"
 #include "batfill/common/machine_set.hpp"
 #include "batfill/common/text.hpp"
 #include "batfill/workload/workload.hpp"
@@ -204,15 +205,14 @@ class BatsimJsonReader {
                                " levels at offset " + std::to_string(*offset));
     }
     rapidjson::Document document;
-    // Iterative: no recursion on nesting; validating: job ids and names are UTF-8, as the
-    // protocol needs them (docs/semantics.md §5.3).
-    document.Parse<rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag>(
-        text.c_str(), text.size());
-    if (document.HasParseError()) {
-      const std::size_t offset = document.GetErrorOffset();
+    // Validating: job ids and names are UTF-8, as the protocol needs them (docs/semantics.md
+    // §5.3).
+    const rapidjson::ParseResult parsed = parse_json(document, text);
+    if (parsed.IsError()) {
+      const std::size_t offset = parsed.Offset();
       throw std::runtime_error(path() + ":" + std::to_string(line_of_offset(text, offset)) +
                                ": JSON syntax error at offset " + std::to_string(offset) + ": " +
-                               rapidjson::GetParseError_En(document.GetParseError()));
+                               rapidjson::GetParseError_En(parsed.Code()));
     }
     if (!document.IsObject()) fail("the workload must be a JSON object");
 

@@ -130,6 +130,23 @@ TEST(Codec, JobSubmittedKeepsUserFieldsAndOmitsAMissingWalltime) {
   EXPECT_EQ(text.find("walltime"), std::string::npos);
 }
 
+// A user field's number comes back as the same double, in its shortest form: 1.0e77 is not
+// moved to 1.0000000000000001e77 (RapidJSON's default parser would), and writing once more
+// changes nothing. The expected texts are the shortest decimal forms of those doubles.
+TEST(Codec, UserFieldNumbersRoundTripExactly) {
+  const Message parsed = parse_message(
+      R"({"now":1,"events":[{"timestamp":1,"type":"JOB_SUBMITTED","data":{"job_id":"w0!1",)"
+      R"("job":{"id":"w0!1","subtime":0,"res":1,"profile":"p","x":1.0e77,"y":2.6397e-189}}}]})");
+  const std::string written = write_message(parsed);
+  EXPECT_NE(written.find(R"("x":1e77,"y":2.6397e-189)"), std::string::npos) << written;
+  EXPECT_EQ(write_message(parse_message(written)), written);
+}
+
+TEST(Codec, NumberBeyondADoubleIsAnError) {
+  EXPECT_EQ(error_of(R"({"now":1e400,"events":[]})"),
+            "malformed JSON at offset 7: Number too big to be stored in double.");
+}
+
 // Batsim writes "walltime":-1 for jobs without a limit.
 TEST(Codec, WalltimeMinusOneMeansNoLimit) {
   const Message parsed = parse_message(

@@ -1,0 +1,65 @@
+// parse_json: numbers read exactly. The expected doubles come from the C library's strtod,
+// which is correctly rounded, independently of the conversion under test; the texts include
+// numbers on which RapidJSON's own default parser lands one ulp away (docs/protocol.md §2.3).
+
+#include "batfill/common/json_document.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <limits>
+#include <string>
+
+namespace batfill {
+namespace {
+
+rapidjson::Document parsed_array(const std::string& number) {
+  rapidjson::Document document;
+  const rapidjson::ParseResult result = parse_json(document, "[" + number + "]");
+  EXPECT_FALSE(result.IsError()) << number;
+  return document;
+}
+
+TEST(JsonDocument, DoublesAreTheNearestToTheirText) {
+  for (const char* text : {"1.0e77", "9.3041e197", "1.76215e34", "2.6397e-189", "2.8587971e222",
+                           "6.0197320e-51", "0.1", "2.0000005", "1.7976931348623157e308",
+                           "4.9e-324", "-123.456e-7", "1E+2", "0.000000000000000000001e9"}) {
+    const rapidjson::Document document = parsed_array(text);
+    ASSERT_TRUE(document[0].IsDouble()) << text;
+    EXPECT_EQ(document[0].GetDouble(), std::strtod(text, nullptr)) << text;
+  }
+}
+
+TEST(JsonDocument, IntegersStayIntegersWhileTheyFit64Bits) {
+  EXPECT_EQ(parsed_array("18446744073709551615")[0].GetUint64(),
+            std::numeric_limits<std::uint64_t>::max());
+  EXPECT_EQ(parsed_array("-9223372036854775808")[0].GetInt64(),
+            std::numeric_limits<std::int64_t>::min());
+  EXPECT_EQ(parsed_array("-0")[0].GetInt(), 0);
+  const rapidjson::Document beyond = parsed_array("18446744073709551616");
+  ASSERT_TRUE(beyond[0].IsDouble());
+  EXPECT_EQ(beyond[0].GetDouble(), 18446744073709551616.0);
+}
+
+TEST(JsonDocument, UnderflowIsSignedZeroAndOverflowAnError) {
+  EXPECT_EQ(parsed_array("1e-400")[0].GetDouble(), 0.0);
+  EXPECT_TRUE(std::signbit(parsed_array("-1e-400")[0].GetDouble()));
+  EXPECT_EQ(parsed_array("1e-99999999999999999999999")[0].GetDouble(), 0.0);
+  for (const char* text : {"[1e400]", "[-1.8e308]", "[1e99999999999999999999999]"}) {
+    rapidjson::Document document;
+    EXPECT_EQ(parse_json(document, text).Code(), rapidjson::kParseErrorNumberTooBig) << text;
+  }
+}
+
+TEST(JsonDocument, ReportsWhereTheTextIsNotJson) {
+  rapidjson::Document document;
+  const rapidjson::ParseResult result = parse_json(document, R"({"a": [1, 2})");
+  EXPECT_EQ(result.Code(), rapidjson::kParseErrorArrayMissCommaOrSquareBracket);
+  EXPECT_EQ(result.Offset(), 11u);
+  EXPECT_TRUE(parse_json(document, std::string("\"a\xff\"")).IsError());  // not UTF-8
+}
+
+}  // namespace
+}  // namespace batfill
