@@ -45,7 +45,9 @@ void Scheduler::complete(const JobId& id, Time now) {
   slots_.remove(it->second.job);
   releases_.erase(it->second.release);
   const Job job = std::move(it->second.job);
-  to_learn_.push_back({now, it->second.start_sequence, job, now - it->second.start});
+  if (predictor_->learns()) {
+    to_learn_.push_back({now, it->second.start_sequence, job, now - it->second.start});
+  }
   running_.erase(it);
   policy_->on_job_finished(job);
 }

@@ -34,7 +34,8 @@ class Predictor {
   virtual bool uses_running_jobs() const { return false; }
 
   // `job` completed at `now` after running for `runtime`: what learning predictors learn from.
-  // Called in completion order.
+  // Called in completion order, and only when learns(): the others need no completion kept.
+  virtual bool learns() const { return false; }
   virtual void learn(const Job& /*job*/, Time /*runtime*/, Time /*now*/) {}
 };
 

@@ -53,6 +53,7 @@ class Sgd final : public Predictor {
     return from_seconds(std::max<std::int64_t>(1, static_cast<std::int64_t>(v)));
   }
 
+  bool learns() const override { return true; }
   void learn(const Job& job, Time runtime, Time now) override {
     User& user = users_[job.user];
     user.j3 = user.j2;

@@ -22,6 +22,7 @@ class Tsafrir final : public Predictor {
     return std::min(mean - mean % kMicrosecondsPerSecond, job.time_limit);
   }
 
+  bool learns() const override { return true; }
   void learn(const Job& job, Time runtime, Time) override {
     if (job.user < 0) return;
     Recent& recent = history_[job.user];
