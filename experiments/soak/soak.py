@@ -35,16 +35,21 @@ def swf_records(path):
                 yield [float(x) for x in line.split()]
 
 
-def max_nodes(path):
+def machine_size(path):
+    """The header's MaxProcs, else MaxNodes: batfill's default machine size (docs/semantics.md §5.1)."""
     opener = gzip.open if str(path).endswith(".gz") else open
+    header = {}
     with opener(path, "rt") as f:
         for line in f:
             if not line.startswith(";"):
                 break
             key, _, value = line[1:].partition(":")
-            if key.strip() in ("MaxNodes", "MaxProcs"):
-                return int(value.split()[0])
-    raise SystemExit(f"{path}: no MaxNodes/MaxProcs header")
+            if value.split():
+                header[key.strip()] = value.split()[0]
+    for key in ("MaxProcs", "MaxNodes"):
+        if key in header:
+            return int(header[key])
+    raise SystemExit(f"{path}: no MaxProcs/MaxNodes header")
 
 
 def write_batsim_workload(swf, machines, out):
@@ -148,7 +153,7 @@ def main():
     args = parser.parse_args()
     batfill = str(Path(args.build).resolve() / "batfill")
     WORK.mkdir(exist_ok=True)
-    machines = max_nodes(args.trace)
+    machines = machine_size(args.trace)
     workload, platform = WORK / "workload.json", WORK / "platform.xml"
     jobs = write_batsim_workload(args.trace, machines, workload)
     write_platform(machines, platform)
