@@ -5,7 +5,7 @@ sampled every second. Writes, under experiments/soak/work/:
 
   <run>_memory.csv   seconds since start, then VmRSS (kB) of each process
   <run>_jobs.csv     the simulator's Batsim _jobs.csv (checked by `batfill check`)
-and results.md (peak and growth per process), memory.png/svg when matplotlib is installed.
+and results.md (peak and growth per process), memory.png when matplotlib is installed.
 
 Growth is the resident memory at the end of the run minus the one after a tenth of it: a
 scheduler that keeps finished jobs grows with the trace, one that forgets them stays flat.
@@ -141,8 +141,7 @@ def plot(runs):
     ax.set_ylabel("resident memory (MB)")
     ax.legend(fontsize=7)
     fig.tight_layout()
-    for ext in ("png", "svg"):
-        fig.savefig(HERE / f"memory.{ext}", dpi=90)
+    fig.savefig(HERE / "memory.png", dpi=90)
 
 
 def main():
