@@ -13,8 +13,10 @@
 //
 // The profile counts the whole machine; the real free nodes are checked again at start time.
 // They differ only when Batsim reports a completion after the planned end (an overdue job,
-// planned as ending now) or machines are unavailable: a due job that does not fit then stays
-// due and starts as soon as it does, possibly over-committing the plan until compression.
+// planned as ending then) or machines are unavailable: a due job that does not fit then keeps
+// its slot and starts as soon as it fits, at the late report. No reservation moves later for
+// it; the plan holds the job from its real start, so the jobs reserved right after it may wait
+// for its own report in turn (docs/semantics.md §2.5).
 
 #include <algorithm>
 #include <optional>
@@ -78,12 +80,7 @@ class Plan {
       new_jobs = !waiting_.empty();
       replan_due_ = false;
     }
-    if (compression_due_) {
-      for (Waiting& waiting : waiting_) {
-        if (waiting.planned) compress(*waiting.job, waiting.slot, view.now);
-      }
-      compression_due_ = false;
-    }
+    if (compression_due_) compress_all(view.now);
     if (new_jobs) {
       for (Waiting& waiting : waiting_) {
         if (!waiting.planned) {
@@ -116,6 +113,8 @@ class Plan {
     Reservation slot = waiting.slot;
     forget_start(slot.start);
     if (slot.start != now) {  // a past slot, of a job kept from starting: it runs from now
+      // Its rectangle may now overlap the next reservations by the delay: those jobs are due
+      // when planned and start at its report, which the plan cannot foresee.
       profile_.release(slot.start, slot.end, job.nodes);
       slot.start = now;
       slot.end = add_saturating(now, occupancy(job));
@@ -171,19 +170,30 @@ class Plan {
     return new_jobs;
   }
 
+  // Compression, in queue order. It is skipped when nothing was freed since the last one began:
+  // then no reservation can move. That is the case at a completion reported at or after its
+  // planned end (its nodes were already free in the plan, and the jobs waiting for them are
+  // due), unless the last compression moved jobs: their old slots may suit the jobs it had
+  // already passed, as at any completion (docs/semantics.md §2.5).
+  void compress_all(Time now) {
+    compression_due_ = false;
+    if (freed_.version() == compressed_from_) return;
+    compressed_from_ = freed_.version();
+    for (Waiting& waiting : waiting_) {
+      if (waiting.planned) compress(*waiting.job, waiting.slot, now);
+    }
+  }
+
   // Moves the job to its earliest slot with all others in place. Two cheap tests first tell
   // that it cannot move: no capacity was freed before its planned end since its slot was
   // chosen (the slot was the earliest fit then, and adding rectangles only takes nodes), or no
   // instant before its slot even has its nodes free.
   void compress(const Job& job, Reservation& slot, Time now) {
-    if (slot.start == now) return;
+    // A due job keeps its slot, even one in the past: it waits for nodes held by a job
+    // reported after its planned end, and starts at that report (docs/semantics.md §2.5).
+    // Planning it again from now could push it behind later reservations.
+    if (slot.start <= now) return;
     const Reservation old = slot;
-    if (slot.start < now) {  // a past slot, of a job kept from starting: plan it from now
-      take_out(job, old);
-      slot = place(job, now);
-      freed_.record(now);
-      return;
-    }
     if (freed_.earliest_since(slot.placed_at) >= slot.end) return;
     const Time start = profile_.earliest_move(now, slot.start, occupancy(job), job.nodes);
     if (start == slot.start) return;
@@ -224,7 +234,8 @@ class Plan {
   FreedCapacityLog freed_;
   Time freed_until_ = 0;  // end of what completions since the last instant gave back
   bool compression_due_ = false;
-  bool replan_due_ = false;  // a running job was extended by a correction
+  FreedCapacityLog::Version compressed_from_ = 0;  // the log's version when the last one began
+  bool replan_due_ = false;                        // a running job was extended by a correction
 };
 
 class ConservativeClassic final : public Policy {
