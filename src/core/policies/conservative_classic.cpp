@@ -22,6 +22,7 @@
 #include <optional>
 #include <stdexcept>
 #include <unordered_map>
+#include <utility>
 
 #include "batfill/core/availability_profile.hpp"
 #include "batfill/core/freed_capacity_log.hpp"
@@ -67,6 +68,7 @@ class Plan {
   // Brings the plan to `view.now`: compression after completions, then the new jobs. Afterwards
   // the plan's waiting jobs are the queue's, at the same positions.
   void catch_up(const SchedulingView& view) {
+    first_reservations_.clear();
     profile_.advance_to(view.now);
     freed_.forget_before(view.now);
     if (freed_until_ > view.now) freed_.record(view.now);
@@ -86,6 +88,7 @@ class Plan {
         if (!waiting.planned) {
           waiting.slot = place(*waiting.job, view.now);
           waiting.planned = true;
+          note_first_reservation(waiting);
         }
       }
     }
@@ -103,6 +106,10 @@ class Plan {
   std::size_t due_count(Time now) const {
     return static_cast<std::size_t>(std::upper_bound(starts_.begin(), starts_.end(), now) -
                                     starts_.begin());
+  }
+
+  std::vector<FirstReservation> take_first_reservations() {
+    return std::exchange(first_reservations_, {});
   }
 
   // Starts the job at `position` in the queue of the last catch_up. Its entry stays, empty,
@@ -128,8 +135,16 @@ class Plan {
   struct Waiting {
     const Job* job = nullptr;  // null once started
     Reservation slot;
-    bool planned = false;  // false until the job's first slot is chosen
+    bool planned = false;   // false until the job's first slot is chosen
+    bool reserved = false;  // has had a known slot, whose first start was reported
   };
+
+  // Reports the job's first known slot: the start it was promised.
+  void note_first_reservation(Waiting& waiting) {
+    if (waiting.reserved || waiting.slot.start == kNever) return;
+    waiting.reserved = true;
+    first_reservations_.push_back({waiting.job->id, waiting.slot.start});
+  }
 
   // Makes waiting_ the queue's jobs in its order, started ones dropped, new ones unplanned;
   // true if there are new ones. The queue usually differs only by jobs appended at its end
@@ -180,7 +195,9 @@ class Plan {
     if (freed_.version() == compressed_from_) return;
     compressed_from_ = freed_.version();
     for (Waiting& waiting : waiting_) {
-      if (waiting.planned) compress(*waiting.job, waiting.slot, now);
+      if (!waiting.planned) continue;
+      compress(*waiting.job, waiting.slot, now);
+      note_first_reservation(waiting);
     }
   }
 
@@ -232,6 +249,7 @@ class Plan {
   // Started jobs by id: the Scheduler reports completions with a copy of the job.
   std::unordered_map<JobId, Reservation> running_;
   FreedCapacityLog freed_;
+  std::vector<FirstReservation> first_reservations_;  // made by the last catch_up
   Time freed_until_ = 0;  // end of what completions since the last instant gave back
   bool compression_due_ = false;
   FreedCapacityLog::Version compressed_from_ = 0;  // the log's version when the last one began
@@ -263,6 +281,10 @@ class ConservativeClassic final : public Policy {
       started.push_back(job);
     }
     return started;
+  }
+
+  std::vector<FirstReservation> take_first_reservations() override {
+    return plan_ ? plan_->take_first_reservations() : std::vector<FirstReservation>{};
   }
 
   void on_job_finished(const Job& job) override {
