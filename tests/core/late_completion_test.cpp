@@ -38,8 +38,8 @@ using Ids = std::vector<JobId>;
 // [11, 111). At 11, B (5 nodes, 10,000 s) comes: H fills [11, 111), so B gets [111, 10111).
 // A has not been reported yet at 11: H is due but its nodes are busy, nothing starts.
 // A is reported at 11.000002. H is due and now fits: it starts at that report. B keeps 111 and
-// does not start in H's place. H, started 2 µs late, is planned until 111.000002; at 111 B is
-// due but H still holds its nodes, so B starts at H's report, 111.000002.
+// does not start in H's place. H, started 2 µs late, is planned as if started at 11, until 111;
+// at 111 B is due but H still holds its nodes, so B starts at H's report, 111.000002.
 TEST(LateCompletion, HeadStartsAtTheLateReportAndNobodyTakesItsPlace) {
   Scheduler scheduler(10, make_policy("conservative-classic"));
   EXPECT_EQ(started(run_instant(scheduler, 0, {}, {job("A", 10, 11, 0)})), Ids{"A"});
@@ -57,8 +57,8 @@ TEST(LateCompletion, HeadStartsAtTheLateReportAndNobodyTakesItsPlace) {
 // A's nodes, [11, 111). At 2, B (5 nodes, 10,000 s) finds 4 nodes free in [50, 111) (E gone, H
 // holding 6), too few, and gets [111, 10111). At 11.000002 one message reports A, 2 µs late,
 // and E, early. E's rectangle [11.000002, 50) comes back, so compression runs: H is due and
-// keeps its slot; B still finds only 4 nodes beside H before 111 and stays. H starts now. B
-// starts at H's report: H was planned until 111.000002, and is reported 2 µs later still.
+// keeps its slot; B still finds only 4 nodes beside H before 111 and stays. H starts now. B is
+// due at 111 and starts at H's report, 111.000004 (H ran its 100 s, reported 2 µs late).
 TEST(LateCompletion, LateAndEarlyCompletionsInOneMessage) {
   Scheduler scheduler(10, make_policy("conservative-classic"));
   EXPECT_EQ(started(run_instant(scheduler, 0, {}, {job("A", 6, 11, 0), job("E", 4, 50, 0)})),
@@ -76,25 +76,41 @@ TEST(LateCompletion, LateAndEarlyCompletionsInOneMessage) {
   EXPECT_EQ(scheduler.waiting_count(), 0u);
 }
 
-// A late report is not a completion that frees anything: the jobs reserved after the late job's
-// planned end keep their slots, and a new job is placed around them as at any other instant.
-// 10 nodes: A (4 nodes, 10 s) and C (6 nodes, 30 s) run from 0; D (4 nodes, 20 s) gets A's
-// nodes, [10, 30). A is reported at 10.000003: D starts then, and is planned until 30.000003.
-// At 20 F (7 nodes, 5 s) comes: C's 6 nodes come back at 30 but D holds A's 4 until 30.000003,
-// so F gets [30.000003, 35.000003). C's report at 30 starts nothing; F starts at D's report.
-TEST(LateCompletion, NewJobsArePlannedAroundTheLateStart) {
+// A job started late is planned as if it had started at its slot, so the plan never holds more
+// than the machine. 10 nodes: A (4 nodes, 10 s) and C (6 nodes, 30 s) run from 0; D (4 nodes,
+// 20 s) gets A's nodes, [10, 30). A is reported at 10.000003: D starts then, planned in [10, 30)
+// still. At 20 F (7 nodes, 5 s) comes and gets [30, 35), when C and D are planned to end. At 30
+// C is reported; F is due but D, really ending at 30.000003, holds 4 nodes: F starts at D's
+// report.
+TEST(LateCompletion, ALateStartIsPlannedFromItsSlot) {
   Scheduler scheduler(10, make_policy("conservative-classic"));
   EXPECT_EQ(started(run_instant(scheduler, 0, {},
                                 {job("A", 4, 10, 0), job("C", 6, 30, 0), job("D", 4, 20, 0)})),
             (Ids{"A", "C"}));
   EXPECT_EQ(started(run_instant(scheduler, from_seconds(10) + 3 * kMicro, {"A"}, {})), Ids{"D"});
   EXPECT_EQ(scheduler.estimate_start(job("G", 7, 5, from_seconds(20)), from_seconds(20)),
-            from_seconds(30) + 3 * kMicro);
+            from_seconds(30));
   EXPECT_EQ(
       started(run_instant(scheduler, from_seconds(20), {}, {job("F", 7, 5, from_seconds(20))})),
       Ids{});
   EXPECT_EQ(started(run_instant(scheduler, from_seconds(30), {"C"}, {})), Ids{});
   EXPECT_EQ(started(run_instant(scheduler, from_seconds(30) + 3 * kMicro, {"D"}, {})), Ids{"F"});
+}
+
+// A late start does not block a later compression. 10 nodes: at 0, C (6 nodes, 100 s) and A
+// (4 nodes, 10 s) start; D (4 nodes, 20 s) gets [10, 30), X (4 nodes, 100 s) [30, 130) after
+// it, and R (6 nodes, 50 s) [100, 150), when C is planned to end (X holds 4 of the 10). A is
+// reported at 10.000003 and D starts, planned in [10, 30). At 20 C ends early: R finds 6 nodes
+// in [20, 70) beside D, then beside X, moves to 20 and starts. (Held from 10.000003, D would
+// overlap X in [30, 30.000003), where the plan would lack 4 nodes and R would not fit.)
+TEST(LateCompletion, ALateStartDoesNotBlockCompression) {
+  Scheduler scheduler(10, make_policy("conservative-classic"));
+  EXPECT_EQ(started(run_instant(scheduler, 0, {},
+                                {job("A", 4, 10, 0), job("C", 6, 100, 0), job("D", 4, 20, 0),
+                                 job("R", 6, 50, 0), job("X", 4, 100, 0)})),
+            (Ids{"A", "C"}));
+  EXPECT_EQ(started(run_instant(scheduler, from_seconds(10) + 3 * kMicro, {"A"}, {})), Ids{"D"});
+  EXPECT_EQ(started(run_instant(scheduler, from_seconds(20), {"C"}, {})), Ids{"R"});
 }
 
 }  // namespace

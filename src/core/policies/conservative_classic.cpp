@@ -14,9 +14,8 @@
 // The profile counts the whole machine; the real free nodes are checked again at start time.
 // They differ only when Batsim reports a completion after the planned end (an overdue job,
 // planned as ending then) or machines are unavailable: a due job that does not fit then keeps
-// its slot and starts as soon as it fits, at the late report. No reservation moves later for
-// it; the plan holds the job from its real start, so the jobs reserved right after it may wait
-// for its own report in turn (docs/semantics.md §2.5).
+// its slot and starts as soon as it fits, at the late report, planned as if it had started at
+// its slot. No reservation moves later for it (docs/semantics.md §2.5).
 
 #include <algorithm>
 #include <optional>
@@ -114,20 +113,14 @@ class Plan {
 
   // Starts the job at `position` in the queue of the last catch_up. Its entry stays, empty,
   // until the next catch_up, so the positions of the others hold for the rest of the pass.
-  void start(std::size_t position, Time now) {
+  void start(std::size_t position) {
     Waiting& waiting = waiting_[position];
-    const Job& job = *waiting.job;
-    Reservation slot = waiting.slot;
-    forget_start(slot.start);
-    if (slot.start != now) {  // a past slot, of a job kept from starting: it runs from now
-      // Its rectangle may now overlap the next reservations by the delay: those jobs are due
-      // when planned and start at its report, which the plan cannot foresee.
-      profile_.release(slot.start, slot.end, job.nodes);
-      slot.start = now;
-      slot.end = add_saturating(now, occupancy(job));
-      profile_.reserve(slot.start, slot.end, job.nodes);
-    }
-    running_.emplace(job.id, slot);
+    forget_start(waiting.slot.start);
+    // A job kept from starting by a late report keeps its rectangle: it is planned as if it had
+    // started at its slot, and is overdue by its delay at the end (docs/semantics.md §2.5).
+    // Held from now instead, it would overlap the reservations after it, and a profile below
+    // zero there would block every compression across it.
+    running_.emplace(waiting.job->id, waiting.slot);
     waiting.job = nullptr;
   }
 
@@ -277,7 +270,7 @@ class ConservativeClassic final : public Policy {
       --due;
       if (job->nodes > free_nodes) continue;
       free_nodes -= job->nodes;
-      plan_->start(position, view.now);
+      plan_->start(position);
       started.push_back(job);
     }
     return started;
