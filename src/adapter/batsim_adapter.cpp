@@ -377,6 +377,12 @@ Message BatsimAdapter::end(Time now) {
 // One scheduling pass; each decision is consumed here: its id and machines move into the reply.
 void BatsimAdapter::decide(Time now, Message& reply) {
   std::vector<Decision> decisions = scheduler_->schedule(now);
+  if (log_.debugging()) {
+    for (const FirstReservation& reservation : scheduler_->take_first_reservations()) {
+      log_.debug("reserve " + reservation.job_id + " from " + format_seconds(reservation.start) +
+                 " s (first reservation, at " + format_seconds(now) + " s)");
+    }
+  }
   reply.events.reserve(decisions.size());
   for (Decision& decision : decisions) {
     const auto active = active_.find(decision.job_id);

@@ -3,22 +3,26 @@
 namespace batfill {
 namespace {
 
-int held(const std::map<int, int>& usage, int key) {
+template <class Key>
+int held(const std::map<Key, int>& usage, const Key& key) {
   const auto it = usage.find(key);
   return it == usage.end() ? 0 : it->second;
 }
 
 }  // namespace
 
-bool SlotUsage::fits(const Job& job, const QueueConfig& config) const {
+bool SlotUsage::fits(const Job& job, const QueueConfig& config, const SlotUsage* more) const {
   const QueueSpec& queue = config.queues[static_cast<std::size_t>(job.queue_index)];
-  if (queue.slot_limit != kNoSlotLimit &&
-      held(by_queue_, job.queue_index) + job.nodes > queue.slot_limit) {
-    return false;
+  if (queue.slot_limit != kNoSlotLimit) {
+    int nodes = held(by_queue_, job.queue_index) + job.nodes;
+    if (more != nullptr) nodes += held(more->by_queue_, job.queue_index);
+    if (nodes > queue.slot_limit) return false;
   }
   if (queue.user_slot_limit == kNoSlotLimit) return true;
-  const auto it = by_user_.find({job.queue_index, job.user});
-  return (it == by_user_.end() ? 0 : it->second) + job.nodes <= queue.user_slot_limit;
+  const std::pair<int, int> user{job.queue_index, job.user};
+  int nodes = held(by_user_, user) + job.nodes;
+  if (more != nullptr) nodes += held(more->by_user_, user);
+  return nodes <= queue.user_slot_limit;
 }
 
 void SlotUsage::change(const Job& job, int nodes) {

@@ -377,6 +377,24 @@ TEST(BatsimAdapter, LogsAndIgnoresWhatItDoesNotUse) {
   EXPECT_NE(session.log.str().find("event 3 (ANSWER): not expected"), std::string::npos);
 }
 
+// At debug verbosity each job's first reservation under conservative-classic is logged once
+// (docs/semantics.md §2.5). 4 machines, 100 s limits: at 1, a (4 nodes) starts and b (4 nodes) is
+// reserved from a's planned end, 101. At 101 a ends and b starts: no second line for b.
+TEST(BatsimAdapter, LogsEachFirstReservationOnceAtDebugLevel) {
+  std::ostringstream log;
+  BatsimAdapter scheduler("conservative-classic", {}, Log(Verbosity::kDebug, log));
+  scheduler.exchange(request(0, {platform(4)}));
+  scheduler.exchange(request(from_seconds(1), {submission("a", 4), submission("b", 4)}));
+  scheduler.exchange(request(from_seconds(101), {completion("a", "0-3")}));
+  const std::string text = log.str();
+  EXPECT_NE(text.find("reserve a from 1.000000 s (first reservation, at 1.000000 s)"),
+            std::string::npos)
+      << text;
+  const std::size_t b = text.find("reserve b from 101.000000 s (first reservation, at 1.000000 s)");
+  EXPECT_NE(b, std::string::npos) << text;
+  EXPECT_EQ(text.find("reserve b", b + 1), std::string::npos) << text;
+}
+
 TEST(BatsimAdapter, EndsWithAnEmptyReply) {
   Session session(2);
   session.send_at(0, {submission("a", 1)});

@@ -135,4 +135,26 @@ inline std::string differing_starts(const std::vector<cli_testing::CsvRow>& a,
   return std::to_string(differing) + " jobs start more than 1 s apart:" + text.str();
 }
 
+// The end of a log for a failure message: a debug log of a whole trace runs to megabytes.
+inline std::string tail(const std::string& log, std::size_t shown = 4000) {
+  return log.size() <= shown ? log : "..." + log.substr(log.size() - shown);
+}
+
+// Each job's first reservation in seconds, by id without the workload prefix, from the lines
+// `reserve w0!7 from 123.000000 s (first reservation, ...)` of serve's debug log.
+inline std::map<std::string, double> first_reservations(const std::string& serve_log) {
+  std::map<std::string, double> reserved;
+  std::istringstream lines(serve_log);
+  const std::string tag = "batfill: reserve ";
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind(tag, 0) != 0 || line.find("(first reservation") == std::string::npos) continue;
+    std::istringstream fields(line.substr(tag.size()));
+    std::string id, from;
+    double start = 0;
+    fields >> id >> from >> start;
+    reserved[id.substr(id.rfind('!') + 1)] = start;
+  }
+  return reserved;
+}
+
 }  // namespace batfill::batsim_testing

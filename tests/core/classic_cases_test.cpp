@@ -35,6 +35,24 @@ TEST(ConservativeClassic, SlotMayEndWhereAnotherBegins) {
   EXPECT_EQ(testing::replay(too_long, 10, "conservative-classic").start.at("2"), from_seconds(150));
 }
 
+// Each job's first reservation is reported once, by the pass that made it (docs/semantics.md
+// §2.5). 10 nodes: at 0, job 0 (6 nodes, 100 s) starts and job 1 (10 nodes) is reserved from
+// 100. At 20 job 0 ends early and job 1 moves to 20 and starts: it had its promise already.
+TEST(ConservativeClassic, FirstReservationsAreReportedOnce) {
+  Scheduler scheduler(10, make_policy("conservative-classic"));
+  const std::vector<TraceJob> trace = trace_in_seconds({{0, 6, 100}, {0, 10, 100}});
+  testing::run_instant(scheduler, 0, {}, {trace[0].job, trace[1].job});
+  const std::vector<FirstReservation> first = scheduler.take_first_reservations();
+  ASSERT_EQ(first.size(), 2u);
+  EXPECT_EQ(first[0].job_id, "0");
+  EXPECT_EQ(first[0].start, 0);
+  EXPECT_EQ(first[1].job_id, "1");
+  EXPECT_EQ(first[1].start, from_seconds(100));
+  EXPECT_TRUE(scheduler.take_first_reservations().empty());
+  EXPECT_EQ(testing::run_instant(scheduler, from_seconds(20), {"0"}, {}).size(), 1u);
+  EXPECT_TRUE(scheduler.take_first_reservations().empty());
+}
+
 // easy-classic, 10 nodes: job 0 (6 nodes) runs [0,100), head job 1 needs 8, shadow 100 with
 // 10 free then: 2 extra nodes. Job 2 (2 nodes, 500 s) uses them; job 3 (2 nodes, 500 s) then
 // fits now (2 free) but has no extra nodes left and ends after 100, so it waits for job 1.

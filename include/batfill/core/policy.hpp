@@ -41,6 +41,13 @@ struct SchedulingView {
   const class SlotUsage* slots = nullptr;  // nodes held by the running jobs per queue and user
 };
 
+// The start a policy that keeps reservations gave a waiting job the first time it planned it
+// (docs/semantics.md §2.5): the job starts no later, but for late reports.
+struct FirstReservation {
+  JobId job_id;
+  Time start = 0;
+};
+
 class Policy {
  public:
   virtual ~Policy() = default;
@@ -65,6 +72,10 @@ class Policy {
   // The jobs of view.queue to start now, in the order they start. Their nodes must fit in
   // view.free_nodes taken together.
   virtual std::vector<const Job*> select_jobs_to_start(const SchedulingView& view) = 0;
+
+  // The first reservations made by the last select_jobs_to_start, for the log, each once:
+  // taking them leaves none. Empty for policies without persistent reservations.
+  virtual std::vector<FirstReservation> take_first_reservations() { return {}; }
 
   // A running job ended (normally, at its limit, failed or killed). Stateful policies that
   // keep reservations between instants use it; the Scheduler already freed its nodes.

@@ -41,19 +41,28 @@ class QueueGate {
     return config_->queues[static_cast<std::size_t>(job.queue_index)];
   }
   // Whether `job` may start now without exceeding its queue's or its user's slot limit.
-  bool within_limits(const Job& job) const { return usage_.fits(job, *config_); }
+  bool within_limits(const Job& job) const { return running_->fits(job, *config_, &started_); }
   // Whether `job`, blocked, holds a reservation in this pass.
   bool may_reserve(const Job& job);
   // Whether `job` may start in slots reserved for another job: its queue backfills and it has
   // a run limit, so that it is known to end before the reservation (LSF cannot backfill a job
   // without one).
   bool may_backfill(const Job& job) const { return queue_of(job).backfill && job.has_time_limit(); }
-  void start(const Job& job) { usage_.add(job); }
+  void start(const Job& job) {
+    const QueueSpec& queue = queue_of(job);
+    if (queue.slot_limit != kNoSlotLimit || queue.user_slot_limit != kNoSlotLimit) {
+      started_.add(job);
+    }
+  }
 
  private:
   Time now_;
   const QueueConfig* config_;
-  SlotUsage usage_;  // running jobs plus the pass's starts
+  // The nodes of the running jobs, and apart those of the pass's starts in queues with limits:
+  // a pass runs at every event, and copying the first, one entry per queue and user, cost more
+  // than the pass itself.
+  const SlotUsage* running_;
+  SlotUsage started_;
   ReservationClock* clock_;
 };
 

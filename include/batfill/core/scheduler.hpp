@@ -50,6 +50,10 @@ class Scheduler {
   void complete(const JobId& id, Time now);
   void submit(const Job& job);
   std::vector<Decision> schedule(Time now);
+  // The first reservations the last schedule() made (conservative-classic's promises), once.
+  std::vector<FirstReservation> take_first_reservations() {
+    return policy_->take_first_reservations();
+  }
 
   // Corrections (docs/semantics.md §2.9). The next time a running job outlives its prediction
   // (kNever without a corrector or such a job); the caller asks to be woken up then.

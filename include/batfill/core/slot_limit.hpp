@@ -12,8 +12,9 @@ namespace batfill {
 
 class SlotUsage {
  public:
-  // Whether `job` may start without its queue or its user going over a limit.
-  bool fits(const Job& job, const QueueConfig& config) const;
+  // Whether `job` may start without its queue or its user going over a limit, counting the
+  // nodes held here and, if given, in `more` (the jobs a pass has started since).
+  bool fits(const Job& job, const QueueConfig& config, const SlotUsage* more = nullptr) const;
   void add(const Job& job) { change(job, job.nodes); }
   void remove(const Job& job) { change(job, -job.nodes); }
 

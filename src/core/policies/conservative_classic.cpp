@@ -13,13 +13,15 @@
 //
 // The profile counts the whole machine; the real free nodes are checked again at start time.
 // They differ only when Batsim reports a completion after the planned end (an overdue job,
-// planned as ending now) or machines are unavailable: a due job that does not fit then stays
-// due and starts as soon as it does, possibly over-committing the plan until compression.
+// planned as ending then) or machines are unavailable: a due job that does not fit then keeps
+// its slot and starts as soon as it fits, at the late report, planned as if it had started at
+// its slot. No reservation moves later for it (docs/semantics.md §2.5).
 
 #include <algorithm>
 #include <optional>
 #include <stdexcept>
 #include <unordered_map>
+#include <utility>
 
 #include "batfill/core/availability_profile.hpp"
 #include "batfill/core/freed_capacity_log.hpp"
@@ -65,6 +67,7 @@ class Plan {
   // Brings the plan to `view.now`: compression after completions, then the new jobs. Afterwards
   // the plan's waiting jobs are the queue's, at the same positions.
   void catch_up(const SchedulingView& view) {
+    first_reservations_.clear();
     profile_.advance_to(view.now);
     freed_.forget_before(view.now);
     if (freed_until_ > view.now) freed_.record(view.now);
@@ -78,17 +81,13 @@ class Plan {
       new_jobs = !waiting_.empty();
       replan_due_ = false;
     }
-    if (compression_due_) {
-      for (Waiting& waiting : waiting_) {
-        if (waiting.planned) compress(*waiting.job, waiting.slot, view.now);
-      }
-      compression_due_ = false;
-    }
+    if (compression_due_) compress_all(view.now);
     if (new_jobs) {
       for (Waiting& waiting : waiting_) {
         if (!waiting.planned) {
           waiting.slot = place(*waiting.job, view.now);
           waiting.planned = true;
+          note_first_reservation(waiting);
         }
       }
     }
@@ -108,20 +107,20 @@ class Plan {
                                     starts_.begin());
   }
 
+  std::vector<FirstReservation> take_first_reservations() {
+    return std::exchange(first_reservations_, {});
+  }
+
   // Starts the job at `position` in the queue of the last catch_up. Its entry stays, empty,
   // until the next catch_up, so the positions of the others hold for the rest of the pass.
-  void start(std::size_t position, Time now) {
+  void start(std::size_t position) {
     Waiting& waiting = waiting_[position];
-    const Job& job = *waiting.job;
-    Reservation slot = waiting.slot;
-    forget_start(slot.start);
-    if (slot.start != now) {  // a past slot, of a job kept from starting: it runs from now
-      profile_.release(slot.start, slot.end, job.nodes);
-      slot.start = now;
-      slot.end = add_saturating(now, occupancy(job));
-      profile_.reserve(slot.start, slot.end, job.nodes);
-    }
-    running_.emplace(job.id, slot);
+    forget_start(waiting.slot.start);
+    // A job kept from starting by a late report keeps its rectangle: it is planned as if it had
+    // started at its slot, and is overdue by its delay at the end (docs/semantics.md §2.5).
+    // Held from now instead, it would overlap the reservations after it, and a profile below
+    // zero there would block every compression across it.
+    running_.emplace(waiting.job->id, waiting.slot);
     waiting.job = nullptr;
   }
 
@@ -129,8 +128,16 @@ class Plan {
   struct Waiting {
     const Job* job = nullptr;  // null once started
     Reservation slot;
-    bool planned = false;  // false until the job's first slot is chosen
+    bool planned = false;   // false until the job's first slot is chosen
+    bool reserved = false;  // has had a known slot, whose first start was reported
   };
+
+  // Reports the job's first known slot: the start it was promised.
+  void note_first_reservation(Waiting& waiting) {
+    if (waiting.reserved || waiting.slot.start == kNever) return;
+    waiting.reserved = true;
+    first_reservations_.push_back({waiting.job->id, waiting.slot.start});
+  }
 
   // Makes waiting_ the queue's jobs in its order, started ones dropped, new ones unplanned;
   // true if there are new ones. The queue usually differs only by jobs appended at its end
@@ -171,19 +178,32 @@ class Plan {
     return new_jobs;
   }
 
+  // Compression, in queue order. It is skipped when nothing was freed since the last one began:
+  // then no reservation can move. That is the case at a completion reported at or after its
+  // planned end (its nodes were already free in the plan, and the jobs waiting for them are
+  // due), unless the last compression moved jobs: their old slots may suit the jobs it had
+  // already passed, as at any completion (docs/semantics.md §2.5).
+  void compress_all(Time now) {
+    compression_due_ = false;
+    if (freed_.version() == compressed_from_) return;
+    compressed_from_ = freed_.version();
+    for (Waiting& waiting : waiting_) {
+      if (!waiting.planned) continue;
+      compress(*waiting.job, waiting.slot, now);
+      note_first_reservation(waiting);
+    }
+  }
+
   // Moves the job to its earliest slot with all others in place. Two cheap tests first tell
   // that it cannot move: no capacity was freed before its planned end since its slot was
   // chosen (the slot was the earliest fit then, and adding rectangles only takes nodes), or no
   // instant before its slot even has its nodes free.
   void compress(const Job& job, Reservation& slot, Time now) {
-    if (slot.start == now) return;
+    // A due job keeps its slot, even one in the past: it waits for nodes held by a job
+    // reported after its planned end, and starts at that report (docs/semantics.md §2.5).
+    // Planning it again from now could push it behind later reservations.
+    if (slot.start <= now) return;
     const Reservation old = slot;
-    if (slot.start < now) {  // a past slot, of a job kept from starting: plan it from now
-      take_out(job, old);
-      slot = place(job, now);
-      freed_.record(now);
-      return;
-    }
     if (freed_.earliest_since(slot.placed_at) >= slot.end) return;
     const Time start = profile_.earliest_move(now, slot.start, occupancy(job), job.nodes);
     if (start == slot.start) return;
@@ -222,9 +242,11 @@ class Plan {
   // Started jobs by id: the Scheduler reports completions with a copy of the job.
   std::unordered_map<JobId, Reservation> running_;
   FreedCapacityLog freed_;
+  std::vector<FirstReservation> first_reservations_;  // made by the last catch_up
   Time freed_until_ = 0;  // end of what completions since the last instant gave back
   bool compression_due_ = false;
-  bool replan_due_ = false;  // a running job was extended by a correction
+  FreedCapacityLog::Version compressed_from_ = 0;  // the log's version when the last one began
+  bool replan_due_ = false;                        // a running job was extended by a correction
 };
 
 class ConservativeClassic final : public Policy {
@@ -248,10 +270,14 @@ class ConservativeClassic final : public Policy {
       --due;
       if (job->nodes > free_nodes) continue;
       free_nodes -= job->nodes;
-      plan_->start(position, view.now);
+      plan_->start(position);
       started.push_back(job);
     }
     return started;
+  }
+
+  std::vector<FirstReservation> take_first_reservations() override {
+    return plan_ ? plan_->take_first_reservations() : std::vector<FirstReservation>{};
   }
 
   void on_job_finished(const Job& job) override {
