@@ -30,7 +30,7 @@ const QueueConfig& implicit_queues() {
 QueueGate::QueueGate(const SchedulingView& view, ReservationClock* clock)
     : now_(view.now),
       config_(view.queues != nullptr ? view.queues : &implicit_queues()),
-      usage_(view.slots != nullptr ? *view.slots : SlotUsage()),
+      running_(view.slots),
       clock_(clock) {
   if (clock_ != nullptr) clock_->begin_pass();
 }
