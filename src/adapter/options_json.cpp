@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "batfill/adapter/event_batching.hpp"
 #include "batfill/common/text.hpp"
 #include "batfill/core/machine_pool.hpp"
 #include "batfill/core/policy_registry.hpp"
@@ -21,8 +22,8 @@ namespace {
 
 const std::vector<std::string>& option_keys() {
   static const std::vector<std::string> keys = {
-      "backfill",          "order",     "alloc",          "predictor",
-      "predictor_options", "corrector", "backfill_order", "queues"};
+      "backfill",  "order",          "alloc",  "predictor", "predictor_options",
+      "corrector", "backfill_order", "queues", "batching"};
   return keys;
 }
 
@@ -43,6 +44,9 @@ void set_checked(SchedulingOverrides& overrides, const std::string& key, const s
   } else if (key == "order") {
     parse_queue_order(value);
     overrides.order = value;
+  } else if (key == "batching") {
+    parse_event_batching(value);
+    overrides.batching = value;
   } else {
     parse_allocation_rule(value);
     overrides.alloc = value;

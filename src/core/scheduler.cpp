@@ -141,6 +141,9 @@ Time Scheduler::planned_end_of(const JobId& id, Time now) const {
   return planned_end(corrected.job, corrected.start);
 }
 int Scheduler::corrections_of(const JobId& id) const { return running_job(id).corrections; }
+std::uint64_t Scheduler::start_sequence_of(const JobId& id) const {
+  return running_job(id).start_sequence;
+}
 
 void Scheduler::submit(const Job& job) {
   if (waiting_.count(job.id) != 0 || running_.count(job.id) != 0) {

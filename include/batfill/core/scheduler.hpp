@@ -67,6 +67,9 @@ class Scheduler {
   // next correct_predictions(now) would give it); kNever for a job not running.
   Time planned_end_of(const JobId& id, Time now) const;
   int corrections_of(const JobId& id) const;
+  // How many jobs started before a running job (throws if not running): pyss handles the
+  // completions of one instant in this order (docs/semantics.md §5.7).
+  std::uint64_t start_sequence_of(const JobId& id) const;
   const QueueConfig& queues() const { return queues_; }
 
   // When `job` (not yet submitted) would start if submitted now: Batsim's
