@@ -89,7 +89,9 @@ class EasyClassic final : public Policy {
         break;
       }
     }
-    if (head == queue.size()) return started;
+    // Without a free node nothing can backfill, so the shadow time is not needed (a pass on a
+    // full machine is the common case of a loaded one).
+    if (head == queue.size() || timeline.free_nodes() == 0) return started;
 
     const int head_nodes = queue[head]->nodes;
     const Time shadow_time = timeline.earliest_time_with(head_nodes);
