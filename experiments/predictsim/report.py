@@ -155,7 +155,7 @@ def main():
         w("")
     w("### With pyss's event handling: `--batching per-event`")
     w("")
-    w("The same `easy-classic`, with the simulator delivering events as pyss handles them (one "
+    w("The same `easy-classic`, handling the events of each instant as pyss does (one "
       "scheduling pass per event, submissions first, terminations in start order, a job that "
       "reached its planned end already free) instead of the spec's one pass per instant:")
     w("")

@@ -58,6 +58,13 @@ class SmallJson {
   bool parsed_ = false;
 };
 
+// Jobs of one instant are queued by id, never by message order (docs/semantics.md §1.3).
+void sort_by_id(std::vector<std::pair<EventPosition, const JobSubmitted*>>& submissions) {
+  std::sort(submissions.begin(), submissions.end(), [](const auto& a, const auto& b) {
+    return job_id_less(a.second->job.id, b.second->job.id);
+  });
+}
+
 // The job's user: the job's `user` field (a Batsim JSON user field), -1 without one.
 int user_of(const SubmittedJob& submitted) {
   if (submitted.extra_json.empty()) return -1;
@@ -116,8 +123,9 @@ Time waiting_estimate(const Scheduler& scheduler, const SubmittedJob& submitted,
 
 }  // namespace
 
-BatsimAdapter::BatsimAdapter(std::string policy, SchedulerOptions options, Log log)
-    : policy_(std::move(policy)), options_(options), log_(log) {
+BatsimAdapter::BatsimAdapter(std::string policy, SchedulerOptions options, Log log,
+                             EventBatching batching)
+    : policy_(std::move(policy)), options_(options), batching_(batching), log_(log) {
   find_policy(policy_);  // an unknown name fails now, not at the first message
 }
 
@@ -126,22 +134,94 @@ Message BatsimAdapter::exchange(const Message& request) {
   const Time now = request.now;
   check_clock(now);
   Instant instant = sort_events(request);
-  // Corrections only at the wake-ups asked for them, before the completions: a job completing
-  // now was running when its prediction expired (a wake-up may come late, see the stand-in's
-  // per-event batching), and correcting one that ends this very instant changes no plan.
-  if (instant.wake_up) scheduler_->correct_predictions(now);
-  for (const auto& [where, completed] : instant.completions) complete(*completed, where, now);
-  submit(instant.submissions, now);
-  for (const auto& [where, notification] : instant.notifications) notify(*notification, where);
-  if (instant.ends) return end(now);
-
   Message reply;
   reply.now = now;
-  decide(now, reply);
+  if (batching_ == EventBatching::kInstant || instant.ends) {
+    apply_instant(instant, now);
+    if (instant.ends) return end(now);
+    decide(now, reply);
+  } else if (!apply_per_event(instant, now, reply)) {
+    // No pass, so no new wake-up either: the corrections due now are still to be made.
+    answer(instant.queries, now, reply);
+    return reply;
+  }
   ask_wake_up(now, reply);
   answer(instant.queries, now, reply);
   check_liveness();
   return reply;
+}
+
+// Corrections only at the wake-ups asked for them, before the completions: a job completing
+// now was running when its prediction expired (a wake-up may come late, see apply_per_event),
+// and correcting one that ends this very instant changes no plan.
+void BatsimAdapter::apply_instant(Instant& instant, Time now) {
+  if (instant.wake_up) scheduler_->correct_predictions(now);
+  for (const CompletionEvent& event : instant.completions) {
+    complete(*event.completed, event.where, now);
+  }
+  submit(instant.submissions, now);
+  for (const auto& [where, notification] : instant.notifications) notify(*notification, where);
+}
+
+// pyss's event handling (docs/semantics.md §5.7): one pass per event, submissions in id order.
+// pyss corrects predictions first in their second and runs no pass for them, so a wake-up
+// alone runs none: its corrections are made at the next request, before anything else, which
+// changes nothing since nothing happened in between (docs/semantics.md §2.9). Returns whether
+// a pass ran.
+bool BatsimAdapter::apply_per_event(Instant& instant, Time now, Message& reply) {
+  sort_by_id(instant.submissions);
+  const std::vector<std::vector<InstantEvent>> passes = per_event_passes(
+      instant.submissions.size(), instant.notifications.size(), terminations_of(instant, now));
+  corrections_pending_ = corrections_pending_ || instant.wake_up;
+  if (passes.empty()) return false;
+  if (corrections_pending_) scheduler_->correct_predictions(now);
+  corrections_pending_ = false;
+  for (const std::vector<InstantEvent>& pass : passes) {
+    apply_events(instant, pass, now);
+    decide(now, reply);
+  }
+  return true;
+}
+
+// The events before one pass, completions first, as in an instant (per_event_passes lists them
+// so).
+void BatsimAdapter::apply_events(const Instant& instant, const std::vector<InstantEvent>& events,
+                                 Time now) {
+  std::vector<std::pair<EventPosition, const JobSubmitted*>> submissions;
+  for (const InstantEvent& event : events) {
+    if (event.kind == InstantEvent::Kind::kCompletion) {
+      const CompletionEvent& completion = instant.completions[event.index];
+      complete(*completion.completed, completion.where, now);
+    } else if (event.kind == InstantEvent::Kind::kSubmission) {
+      submissions.push_back(instant.submissions[event.index]);
+    } else {
+      const auto& [where, notification] = instant.notifications[event.index];
+      notify(*notification, where);
+    }
+  }
+  submit(submissions, now);
+}
+
+// Where each completion goes in pyss's order: when its job started, and whether it reached its
+// planned end, counting the corrections due by now (those a wake-up of this request makes
+// first). A completion of a job that is not running is refused when it is applied.
+std::vector<Termination> BatsimAdapter::terminations_of(const Instant& instant, Time now) const {
+  std::vector<Termination> terminations;
+  terminations.reserve(instant.completions.size());
+  for (std::size_t i = 0; i < instant.completions.size(); ++i) {
+    const CompletionEvent& event = instant.completions[i];
+    Termination termination;
+    termination.index = i;
+    const auto active = active_.find(event.completed->job_id);
+    if (active != active_.end() && active->second == JobState::kRunning) {
+      const JobId& id = active->first;
+      termination.start_sequence = scheduler_->start_sequence_of(id);
+      termination.at_planned_end = event.completed->job_state == "COMPLETED_WALLTIME_REACHED" ||
+                                   event.time >= scheduler_->planned_end_of(id, now);
+    }
+    terminations.push_back(termination);
+  }
+  return terminations;
 }
 
 // Batsim's clock starts at 0 and never goes back (docs/protocol.md §2.3): a request that breaks
@@ -167,15 +247,15 @@ BatsimAdapter::Instant BatsimAdapter::sort_events(const Message& request) {
       continue;
     }
     if (!started()) fail(where, "received before SIMULATION_BEGINS");
-    sort_event(where, instant);
+    sort_event(where, request.events[i].timestamp, instant);
   }
   return instant;
 }
 
-void BatsimAdapter::sort_event(const EventPosition& where, Instant& instant) {
+void BatsimAdapter::sort_event(const EventPosition& where, Time timestamp, Instant& instant) {
   const EventData& data = *where.data;
   if (const auto* completed = std::get_if<JobCompleted>(&data)) {
-    instant.completions.emplace_back(where, completed);
+    instant.completions.push_back({where, completed, timestamp});
   } else if (const auto* submitted = std::get_if<JobSubmitted>(&data)) {
     instant.submissions.emplace_back(where, submitted);
   } else if (const auto* notification = std::get_if<BatsimNotify>(&data)) {
@@ -211,7 +291,8 @@ void BatsimAdapter::begin(const SimulationBegins& begins, const EventPosition& w
   if (!unavailable.empty()) scheduler_->mark_unavailable(unavailable);
   log_.info("simulation begins: " + std::to_string(machines) + " machines, policy " + policy_ +
             ", order " + to_string(options_.order) + ", allocation " +
-            to_string(options_.allocation));
+            to_string(options_.allocation) +
+            (batching_ == EventBatching::kPerEvent ? ", per-event batching" : ""));
 }
 
 // Allocations are Batsim resource ids: the table comes from the ids Batsim gives, never from
@@ -257,13 +338,15 @@ void BatsimAdapter::apply_sched_config(const std::string& text, const EventPosit
     options_.backfill_order = parse_backfill_order(*overrides.backfill_order);
   }
   if (overrides.queues) options_.queues = overrides.queues;
+  if (overrides.batching) batching_ = parse_event_batching(*overrides.batching);
   if (overrides.predictor_options) log_.info("sched-config sets predictor_options");
   if (overrides.queues) log_.info("sched-config sets queues");
   for (const auto& [key, value] :
        {std::pair{"backfill", overrides.backfill}, std::pair{"order", overrides.order},
         std::pair{"alloc", overrides.alloc}, std::pair{"predictor", overrides.predictor},
         std::pair{"corrector", overrides.corrector},
-        std::pair{"backfill_order", overrides.backfill_order}}) {
+        std::pair{"backfill_order", overrides.backfill_order},
+        std::pair{"batching", overrides.batching}}) {
     if (value) log_.info(std::string("sched-config sets ") + key + " = " + *value);
   }
 }
@@ -323,10 +406,7 @@ void BatsimAdapter::submit(std::vector<std::pair<EventPosition, const JobSubmitt
       fail(where, "field 'job_id': job '" + id + "' submitted twice");
     }
   }
-  // Jobs of one instant are queued by id, never by message order.
-  std::sort(submissions.begin(), submissions.end(), [](const auto& a, const auto& b) {
-    return job_id_less(a.second->job.id, b.second->job.id);
-  });
+  sort_by_id(submissions);
   for (const auto& [where, submitted] : submissions) {
     active_.emplace(submitted->job.id, JobState::kWaiting);
     Job job = core_job(submitted->job, now);

@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "batfill/adapter/event_batching.hpp"
 #include "batfill/common/json_document.hpp"
 #include "batfill/common/text.hpp"
 #include "batfill/core/machine_pool.hpp"
@@ -22,8 +23,8 @@ namespace {
 
 const std::vector<std::string>& option_keys() {
   static const std::vector<std::string> keys = {
-      "backfill",          "order",     "alloc",          "predictor",
-      "predictor_options", "corrector", "backfill_order", "queues"};
+      "backfill",  "order",          "alloc",  "predictor", "predictor_options",
+      "corrector", "backfill_order", "queues", "batching"};
   return keys;
 }
 
@@ -44,6 +45,9 @@ void set_checked(SchedulingOverrides& overrides, const std::string& key, const s
   } else if (key == "order") {
     parse_queue_order(value);
     overrides.order = value;
+  } else if (key == "batching") {
+    parse_event_batching(value);
+    overrides.batching = value;
   } else {
     parse_allocation_rule(value);
     overrides.alloc = value;

@@ -14,8 +14,8 @@ std::string truncated(const std::string& message) {
 
 }  // namespace
 
-Responder::Responder(std::string policy, SchedulerOptions options, Log log)
-    : log_(log), adapter_(std::move(policy), options, log) {}
+Responder::Responder(std::string policy, SchedulerOptions options, Log log, EventBatching batching)
+    : log_(log), adapter_(std::move(policy), options, log, batching) {}
 
 std::string Responder::reply_to(const std::string& request) {
   const std::string number = "#" + std::to_string(index_++);

@@ -103,9 +103,6 @@ void add_simulate_options(po::options_description& command) {
       "text sent as config.sched-config in SIMULATION_BEGINS, like batsim --sched-cfg")(
       "reject-missing-walltime",
       "SWF: reject jobs without a requested time instead of using their runtime as the limit")(
-      "batching", po::value<std::string>()->default_value("instant"),
-      "instant: one request per instant, completions then submissions (the spec's rule); "
-      "per-event: one request per event, submissions first, completions in start order (pyss)")(
       "no-progress", "no progress bar on stderr");
   command.add(cli::policy_options_description());
   command.add(cli::transform_options_description());
@@ -138,7 +135,6 @@ simulator::SimulationOptions simulation_options(const po::variables_map& values)
   if (values.count("platform")) options.platform_file = values["platform"].as<std::string>();
   if (values.count("nodes")) options.nodes = nodes_option(values);
   options.sched_config = values["sched-cfg"].as<std::string>();
-  options.batching = simulator::parse_event_batching(values["batching"].as<std::string>());
   options.show_progress = !values.count("no-progress") && isatty(STDERR_FILENO);
   return options;
 }
@@ -153,13 +149,20 @@ ChosenDecisionProcess choose_decision_process(const po::variables_map& values,
                                               const cli::PolicyChoice& choice) {
   ChosenDecisionProcess chosen;
   if (values.count("scheduler")) {
+    // The stand-in sends one request per instant, as Batsim does: pyss's handling of the events
+    // needs the scheduler's plan, so the scheduler applies it (docs/semantics.md §5.7).
+    if (choice.batching == adapter::EventBatching::kPerEvent) {
+      std::cerr << "batfill simulate: note: --batching per-event is applied by the scheduler, "
+                   "not by the stand-in: start it with it too (batfill serve --batching "
+                   "per-event, or \"batching\":\"per-event\" in --sched-cfg)\n";
+    }
     const auto timeout = timeout_option(values);
     chosen.process = std::make_unique<transport::RemoteDecisionProcess>(
         values["scheduler"].as<std::string>(), timeout);
     return chosen;
   }
-  auto in_process = std::make_unique<adapter::BatsimAdapter>(choice.policy, choice.scheduler,
-                                                             adapter::Log(choice.verbosity));
+  auto in_process = std::make_unique<adapter::BatsimAdapter>(
+      choice.policy, choice.scheduler, adapter::Log(choice.verbosity), choice.batching);
   chosen.in_process = in_process.get();
   chosen.process = std::move(in_process);
   return chosen;
@@ -276,6 +279,7 @@ int serve(const std::vector<std::string>& arguments) {
   options.timeout = timeout_option(values);
   options.policy = choice.policy;
   options.scheduler = choice.scheduler;
+  options.batching = choice.batching;
   options.verbosity = choice.verbosity;
   return transport::serve(options);
 }

@@ -36,6 +36,7 @@ struct PredictionNames {
   std::string predictor, corrector, backfill_order;
   std::optional<PredictorOptions> predictor_options;
   std::shared_ptr<const QueueConfig> queues;  // --queues or the key `queues`
+  std::string batching;
 };
 
 // batsched's --variant_options is the same JSON object as Batsim's sched-config.
@@ -57,6 +58,7 @@ void apply_variant_options(const std::string& json, std::string& policy, std::st
   }
   if (overrides.predictor_options) prediction.predictor_options = overrides.predictor_options;
   if (overrides.queues) prediction.queues = overrides.queues;
+  if (overrides.batching) set_once(prediction.batching, *overrides.batching, "event batchings");
 }
 
 PredictionNames prediction_names(const po::variables_map& values) {
@@ -66,6 +68,7 @@ PredictionNames prediction_names(const po::variables_map& values) {
   if (values.count("backfill-order")) {
     names.backfill_order = values["backfill-order"].as<std::string>();
   }
+  if (values.count("batching")) names.batching = values["batching"].as<std::string>();
   if (values.count("queues")) {
     names.queues = std::make_shared<const QueueConfig>(
         adapter::read_queue_config(values["queues"].as<std::string>()));
@@ -133,9 +136,13 @@ po::options_description policy_options_description() {
       "queues", po::value<std::string>(),
       "JSON file of LSF-style queues: priorities, reservations, backfill, slot limits "
       "(docs/semantics.md §2.10)")(
+      "batching", po::value<std::string>(),
+      "how the events of one Batsim request are handled: instant (default: completions, then "
+      "submissions, one pass) or per-event (one pass per event, submissions first, completions "
+      "in start order, jobs at their planned end freed first, as pyss)")(
       "variant_options", po::value<std::string>(),
       "JSON object with keys backfill, order, alloc, predictor, predictor_options, corrector, "
-      "backfill_order, queues (batsched's option)")(
+      "backfill_order, queues, batching (batsched's option)")(
       "verbosity", po::value<std::string>(), "quiet, info or debug (batsched also has silent)");
   return options;
 }
@@ -174,6 +181,8 @@ PolicyChoice resolve_policy_choice(const po::variables_map& values,
   if (!order.empty()) choice.scheduler.order = parse_queue_order(order);
   if (!alloc.empty()) choice.scheduler.allocation = parse_allocation_rule(alloc);
   apply_prediction(prediction, choice.scheduler);
+  if (!prediction.batching.empty())
+    choice.batching = adapter::parse_event_batching(prediction.batching);
   // A scheduler built now checks the combination (predictor options, sjbf with the policy)
   // before any simulation starts or any Batsim connects.
   Scheduler(1, make_policy(choice.policy), choice.scheduler);

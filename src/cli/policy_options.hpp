@@ -6,6 +6,7 @@
 #include <boost/program_options.hpp>
 #include <string>
 
+#include "batfill/adapter/event_batching.hpp"
 #include "batfill/adapter/log.hpp"
 #include "batfill/core/scheduler.hpp"
 
@@ -14,6 +15,7 @@ namespace batfill::cli {
 struct PolicyChoice {
   std::string policy = "easy";
   SchedulerOptions scheduler;
+  adapter::EventBatching batching = adapter::EventBatching::kInstant;
   adapter::Verbosity verbosity = adapter::Verbosity::kInfo;
 };
 

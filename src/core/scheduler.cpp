@@ -43,6 +43,7 @@ void Scheduler::complete(const JobId& id, Time now) {
   }
   pool_.release(it->second.machines);
   slots_.remove(it->second.job);
+  untrack_expiry(it->second);
   releases_.erase(it->second.release);
   const Job job = std::move(it->second.job);
   if (predictor_->learns()) {
@@ -80,22 +81,30 @@ Time Scheduler::predict(const Job& job) {
   return predictor_->predict(job, job.submit_time, running);
 }
 
-bool Scheduler::correction_due(const RunningJob& running, Time now) const {
+bool Scheduler::correctable(const RunningJob& running) const {
   const Time prediction = running.job.prediction;
   if (corrector_ == nullptr || prediction >= running.job.time_limit) return false;
-  if (running.job.runtime != kNoTimeLimit && prediction >= running.job.runtime) return false;
-  return add_saturating(running.start, prediction) <= now;
+  return running.job.runtime == kNoTimeLimit || prediction < running.job.runtime;
+}
+
+bool Scheduler::correction_due(const RunningJob& running, Time now) const {
+  return correctable(running) && add_saturating(running.start, running.job.prediction) <= now;
+}
+
+void Scheduler::track_expiry(RunningJob& running) {
+  if (!correctable(running)) return;
+  expiries_.emplace(
+      std::pair{add_saturating(running.start, running.job.prediction), running.start_sequence},
+      &running);
+}
+
+void Scheduler::untrack_expiry(const RunningJob& running) {
+  if (!correctable(running)) return;
+  expiries_.erase({add_saturating(running.start, running.job.prediction), running.start_sequence});
 }
 
 Time Scheduler::next_correction_time() const {
-  Time next = kNever;
-  if (corrector_ == nullptr) return next;
-  for (const auto& [id, running] : running_) {
-    if (correction_due(running, kNever - 1)) {
-      next = std::min(next, add_saturating(running.start, running.job.prediction));
-    }
-  }
-  return next;
+  return expiries_.empty() ? kNever : expiries_.begin()->first.first;
 }
 
 int Scheduler::correct_until(RunningJob& running, Time now) const {
@@ -112,15 +121,19 @@ int Scheduler::correct_until(RunningJob& running, Time now) const {
   return corrections;
 }
 
+// In expiry order; the order does not matter, as each job's correction is its own and the
+// releases and plans it moves add up the same way.
 int Scheduler::correct_predictions(Time now) {
   int corrections = 0;
-  for (auto& [id, running] : running_) {
-    if (!correction_due(running, now)) continue;
+  while (!expiries_.empty() && expiries_.begin()->first.first <= now) {
+    RunningJob& running = *expiries_.begin()->second;
+    expiries_.erase(expiries_.begin());
     const Time old_end = planned_end(running.job, running.start);
     corrections += correct_until(running, now);
     releases_.erase(running.release);
     running.release = releases_.emplace(planned_end(running.job, running.start), running.job.nodes);
     policy_->on_prediction_extended(running.job, running.start, old_end);
+    track_expiry(running);
   }
   return corrections;
 }
@@ -138,11 +151,17 @@ Time Scheduler::initial_prediction_of(const JobId& id) const {
 Time Scheduler::planned_end_of(const JobId& id, Time now) const {
   const auto it = running_.find(id);
   if (it == running_.end()) return kNever;
-  RunningJob corrected = it->second;
+  const RunningJob& running = it->second;
+  // Asked at every completion of a per-event replay: copy the job only when a correction is due.
+  if (!correction_due(running, now)) return planned_end(running.job, running.start);
+  RunningJob corrected = running;
   correct_until(corrected, now);
   return planned_end(corrected.job, corrected.start);
 }
 int Scheduler::corrections_of(const JobId& id) const { return running_job(id).corrections; }
+std::uint64_t Scheduler::start_sequence_of(const JobId& id) const {
+  return running_job(id).start_sequence;
+}
 
 void Scheduler::submit(const Job& job) {
   if (waiting_.count(job.id) != 0 || running_.count(job.id) != 0) {
@@ -250,7 +269,7 @@ void Scheduler::start(const Job& waiting, Time now, std::vector<Decision>& decis
   decision.machines = running.machines;
   decisions.push_back(std::move(decision));
   const JobId id = job.id;
-  running_.emplace(id, std::move(running));
+  track_expiry(running_.emplace(id, std::move(running)).first->second);
 }
 
 Time Scheduler::estimate_start(const Job& job, Time now) const {

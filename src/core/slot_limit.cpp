@@ -3,31 +3,44 @@
 namespace batfill {
 namespace {
 
-template <class Key>
-int held(const std::map<Key, int>& usage, const Key& key) {
+template <class Map, class Key>
+int held(const Map& usage, const Key& key) {
   const auto it = usage.find(key);
   return it == usage.end() ? 0 : it->second;
 }
 
+// Adds `nodes` to `key`'s count, forgetting keys that come back to zero.
+template <class Map, class Key>
+void add_nodes(Map& usage, const Key& key, int nodes) {
+  const auto it = usage.emplace(key, 0).first;
+  it->second += nodes;
+  if (it->second == 0) usage.erase(it);
+}
+
 }  // namespace
 
-bool SlotUsage::fits(const Job& job, const QueueConfig& config, const SlotUsage* more) const {
+int SlotUsage::queue_nodes(int queue) const { return held(by_queue_, queue); }
+
+int SlotUsage::user_nodes(int queue, int user) const {
+  return held(by_user_, std::pair{queue, user});
+}
+
+bool SlotUsage::fits(const Job& job, const QueueConfig& config, const SlotUsage* also) const {
   const QueueSpec& queue = config.queues[static_cast<std::size_t>(job.queue_index)];
   if (queue.slot_limit != kNoSlotLimit) {
-    int nodes = held(by_queue_, job.queue_index) + job.nodes;
-    if (more != nullptr) nodes += held(more->by_queue_, job.queue_index);
-    if (nodes > queue.slot_limit) return false;
+    const int in_queue =
+        queue_nodes(job.queue_index) + (also ? also->queue_nodes(job.queue_index) : 0);
+    if (in_queue + job.nodes > queue.slot_limit) return false;
   }
   if (queue.user_slot_limit == kNoSlotLimit) return true;
-  const std::pair<int, int> user{job.queue_index, job.user};
-  int nodes = held(by_user_, user) + job.nodes;
-  if (more != nullptr) nodes += held(more->by_user_, user);
-  return nodes <= queue.user_slot_limit;
+  const int of_user = user_nodes(job.queue_index, job.user) +
+                      (also ? also->user_nodes(job.queue_index, job.user) : 0);
+  return of_user + job.nodes <= queue.user_slot_limit;
 }
 
 void SlotUsage::change(const Job& job, int nodes) {
-  by_queue_[job.queue_index] += nodes;
-  by_user_[{job.queue_index, job.user}] += nodes;
+  add_nodes(by_queue_, job.queue_index, nodes);
+  add_nodes(by_user_, std::pair{job.queue_index, job.user}, nodes);
 }
 
 }  // namespace batfill

@@ -22,7 +22,6 @@ struct SimulatedJob {
   JobRecord record;
   enum class Stage { kNotSubmitted, kWaiting, kRunning, kEnded } stage = Stage::kNotSubmitted;
   std::uint64_t submit_order = 0;  // how many jobs were submitted before this one
-  std::uint64_t start_order = 0;   // how many jobs started before this one
 };
 
 // The jobs in flight by slot: a deque, so a job never moves while the stand-in's tables hold

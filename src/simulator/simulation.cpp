@@ -2,7 +2,6 @@
 
 #include "batsim_events.hpp"
 #include "job_executor.hpp"
-#include "per_event_batching.hpp"
 #include "platform.hpp"
 #include "progress_bar.hpp"
 #include "reply_checker.hpp"
@@ -14,7 +13,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string_view>
@@ -54,21 +52,7 @@ class BatsimStandIn {
       const Time now = wait_for_next_instant();
       const protocol::Message& request = collect_events(now);
       if (request.events.empty()) continue;
-      if (options_.batching == EventBatching::kPerEvent && only_wake_ups(request)) {
-        // pyss runs no pass on a correction: with nothing else in the instant, the wake-up
-        // joins the next instant's first request, where the core makes every correction due
-        // by then (docs/semantics.md §2.9).
-        held_wake_up_ = request.events.front();
-        continue;
-      }
-      if (options_.batching == EventBatching::kPerEvent) {
-        exchange_per_event(
-            request, ended_now_, jobs_,
-            [&](const protocol::Message& one) { apply_reply(exchange(one)); },
-            [&](const std::string& id) { return decision_process_.planned_end(id, last_now_); });
-      } else {
-        apply_reply(exchange(request));
-      }
+      apply_reply(exchange(request));
       progress.update(ended_, last_now_);
     }
     end_simulation();
@@ -104,12 +88,6 @@ class BatsimStandIn {
     ReplyChecker::check_end_reply(exchange(request));
   }
 
-  static bool only_wake_ups(const protocol::Message& request) {
-    return std::all_of(request.events.begin(), request.events.end(), [](const protocol::Event& e) {
-      return std::holds_alternative<protocol::RequestedCall>(e.data);
-    });
-  }
-
   // Sleeps in simulated time until the next submission, job end or wake-up.
   Time wait_for_next_instant() {
     Time next = executor_.next_delay_end();
@@ -134,10 +112,6 @@ class BatsimStandIn {
     }
     if (submissions_left && next_job_ == nullptr) {
       request_.events.push_back({now, protocol::BatsimNotify{"no_more_static_job_to_submit", {}}});
-    }
-    if (held_wake_up_) {
-      request_.events.push_back(*held_wake_up_);
-      held_wake_up_.reset();
     }
     while (!wake_ups_.empty() && *wake_ups_.begin() <= now) {
       request_.events.push_back({*wake_ups_.begin(), protocol::RequestedCall{}});
@@ -259,7 +233,6 @@ class BatsimStandIn {
     checker_.occupy(alloc);
     job.stage = SimulatedJob::Stage::kRunning;
     job.record.start_time = now;
-    job.start_order = started_count_++;
     job.record.machines = std::move(alloc);
     executor_.start(index, job.batsim_id, job.record.job, *job.profile, job.record.machines, now);
   }
@@ -285,10 +258,8 @@ class BatsimStandIn {
   // submitted).
   std::unordered_map<std::string_view, std::size_t> waiting_;
   std::uint64_t submitted_count_ = 0;
-  std::uint64_t started_count_ = 0;
   std::size_t ended_ = 0;
   std::multiset<Time> wake_ups_;
-  std::optional<protocol::Event> held_wake_up_;  // per-event batching: see run()
   Time last_now_ = 0;
 
   protocol::Message request_;          // the instant's request, see collect_events()
@@ -297,12 +268,6 @@ class BatsimStandIn {
 };
 
 }  // namespace
-
-EventBatching parse_event_batching(const std::string& name) {
-  if (name == "instant") return EventBatching::kInstant;
-  if (name == "per-event") return EventBatching::kPerEvent;
-  throw std::invalid_argument("unknown event batching '" + name + "' (valid: instant, per-event)");
-}
 
 SimulationResult run_simulation(workload::JobStream& jobs,
                                 protocol::DecisionProcess& decision_process,

@@ -110,7 +110,8 @@ int serve(const ServeOptions& options, std::ostream& errors) {
   const adapter::Log log(options.verbosity, errors);
   std::unique_ptr<adapter::Responder> responder;
   try {
-    responder = std::make_unique<adapter::Responder>(options.policy, options.scheduler, log);
+    responder = std::make_unique<adapter::Responder>(options.policy, options.scheduler, log,
+                                                     options.batching);
   } catch (const std::exception& e) {
     errors << "batfill serve: " << e.what() << '\n';
     return kServeProtocolError;

@@ -208,7 +208,7 @@ TEST(BatsimAdapter, UnknownSchedConfigKeyIsAnError) {
     EXPECT_STREQ(e.what(),
                  "event 0 (SIMULATION_BEGINS): field 'config.sched-config': unknown "
                  "key 'foo' (valid: backfill, order, alloc, predictor, predictor_options, "
-                 "corrector, backfill_order, queues)");
+                 "corrector, backfill_order, queues, batching)");
   }
 }
 

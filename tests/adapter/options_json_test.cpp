@@ -44,13 +44,15 @@ TEST(OptionsJson, ReadsThePredictionKeys) {
             std::string::npos);
   EXPECT_NE(error_of(R"({"backfill_order":"lpt"})").find("unknown backfill order 'lpt'"),
             std::string::npos);
+  EXPECT_EQ(error_of(R"({"batching":"per-second"})"),
+            "unknown event batching 'per-second' (valid: instant, per-event)");
   EXPECT_THROW(parse_predictor_options("[1]"), std::invalid_argument);
 }
 
 TEST(OptionsJson, UnknownKeyNamesItAndTheValidOnes) {
   EXPECT_EQ(error_of(R"({"foo":1})"),
             "unknown key 'foo' (valid: backfill, order, alloc, predictor, "
-            "predictor_options, corrector, backfill_order, queues)");
+            "predictor_options, corrector, backfill_order, queues, batching)");
 }
 
 TEST(OptionsJson, RefusesWhatIsNotAnObjectOfKnownNames) {

@@ -101,8 +101,10 @@ TEST(ExternalScheduler, EveryPolicyWithEveryOrderMatchesInProcess) {
 
 // Predictions and corrections through `batfill serve` (docs/semantics.md §2.9): the wake-ups
 // (CALL_ME_LATER / REQUESTED_CALL), the user ids in JOB_SUBMITTED and the forwarded delay
-// profiles give the same schedule as in-process. The first 3000 jobs of KTH-SP2 have users,
-// walltimes and under-predictions.
+// profiles give the same schedule as in-process, with either batching: per-event is applied by
+// the scheduler (docs/semantics.md §5.7), so serve given --batching per-event sees what the
+// in-process scheduler sees. The first 3000 jobs of KTH-SP2 have users, walltimes and
+// under-predictions.
 TEST(ExternalScheduler, PredictionsAndCorrectionsMatchInProcess) {
   const std::string dir = cli_testing::output_dir();
   const std::string input = dir + "/kth.swf";
@@ -115,7 +117,14 @@ TEST(ExternalScheduler, PredictionsAndCorrectionsMatchInProcess) {
       "--backfill easy-classic --predictor tsafrir --corrector tsafrir --backfill-order sjbf",
       "--backfill easy-classic --predictor sgd --corrector reqtime",
       "--backfill conservative-classic --predictor tsafrir --corrector doubling",
-      "--backfill easy --predictor clairvoyant"};
+      "--backfill easy --predictor clairvoyant",
+      "--backfill easy-classic --predictor tsafrir --corrector tsafrir --backfill-order sjbf "
+      "--batching per-event",
+      "--backfill easy-classic --predictor sgd --corrector reqtime --backfill-order sjbf "
+      "--batching per-event",
+      "--backfill easy-classic --predictor clairvoyant --batching per-event",
+      "--backfill conservative-classic --predictor tsafrir --corrector doubling --batching "
+      "per-event"};
   for (std::size_t i = 0; i < variants.size(); ++i) {
     const std::string name = "pred" + std::to_string(i);
     const std::string common = "simulate " + input + " --no-progress " + variants[i] + " ";
@@ -131,6 +140,38 @@ TEST(ExternalScheduler, PredictionsAndCorrectionsMatchInProcess) {
         << variants[i];
     std::filesystem::remove(dir + "/serve.exit");
   }
+}
+
+// Per-event batching chosen through Batsim's sched-config reaches serve started without it,
+// and gives the in-process per-event schedule. simulate notes that the scheduler applies it.
+TEST(ExternalScheduler, PerEventBatchingThroughSchedConfig) {
+  const std::string dir = cli_testing::output_dir();
+  const std::string input = dir + "/kth.swf";
+  ASSERT_EQ(std::system(("zcat " BATFILL_SOURCE_DIR
+                         "/workloads/KTH-SP2-1996-2.1-cln.swf.gz | head -2000 > " +
+                         input)
+                            .c_str()),
+            0);
+  const std::string options = "--backfill easy-classic --predictor tsafrir --corrector tsafrir";
+  const std::string common = "simulate " + input + " --no-progress " + options + " ";
+  ASSERT_EQ(run(common + "--batching per-event --output " + dir + "/in").exit_code, 0);
+  ASSERT_EQ(run(common + "--output " + dir + "/instant").exit_code, 0);
+  const ExternalRun external = run_external(
+      "ipc:///tmp/batfill-test-" + std::to_string(getpid()) + "-cfg.sock", options,
+      common + "--batching per-event --sched-cfg '{\"batching\":\"per-event\"}' --output " + dir +
+          "/ext",
+      dir);
+  ASSERT_EQ(external.simulate.exit_code, 0) << external.simulate.output;
+  EXPECT_EQ(external.serve_exit_code, 0) << external.serve_log;
+  EXPECT_NE(external.serve_log.find("sched-config sets batching = per-event"), std::string::npos)
+      << external.serve_log;
+  EXPECT_NE(external.simulate.output.find("--batching per-event is applied by the scheduler"),
+            std::string::npos)
+      << external.simulate.output;
+  const std::string expected = cli_testing::read_file(dir + "/in_jobs.csv");
+  EXPECT_EQ(cli_testing::read_file(dir + "/ext_jobs.csv"), expected);
+  // The case is one where the batching matters.
+  EXPECT_NE(cli_testing::read_file(dir + "/instant_jobs.csv"), expected);
 }
 
 // One run over TCP on the loopback, as a user would start it beside Batsim.

@@ -87,6 +87,11 @@ TEST(PredictionOptions, BadNamesAndCombinationsAreRefused) {
       cli_testing::run("serve --predictor tsafrir --predictor-options '{\"eta\":1}'");
   EXPECT_NE(option.exit_code, 0);
   EXPECT_NE(option.output.find("predictor 'tsafrir' takes no options"), std::string::npos);
+  const cli_testing::CommandResult batching = cli_testing::run("serve --batching per-second");
+  EXPECT_NE(batching.exit_code, 0);
+  EXPECT_NE(batching.output.find("unknown event batching 'per-second' (valid: instant, per-event)"),
+            std::string::npos)
+      << batching.output;
 }
 
 TEST(Help, ServeAndSimulateDescribeTheirOptions) {
@@ -94,6 +99,7 @@ TEST(Help, ServeAndSimulateDescribeTheirOptions) {
   EXPECT_EQ(serve.exit_code, 0);
   EXPECT_NE(serve.output.find("--socket-endpoint"), std::string::npos);
   EXPECT_NE(serve.output.find("--variant"), std::string::npos);
+  EXPECT_NE(serve.output.find("--batching"), std::string::npos);  // pyss's handling is serve's too
   const cli_testing::CommandResult simulate = run("simulate --help");
   EXPECT_EQ(simulate.exit_code, 0);
   EXPECT_NE(simulate.output.find("--platform"), std::string::npos);

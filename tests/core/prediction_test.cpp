@@ -174,6 +174,33 @@ TEST(Corrections, NoneWithoutACorrectorOrWithAKnownRuntime) {
   EXPECT_EQ(clairvoyant.correct_predictions(s(40)), 0);
 }
 
+// Two running jobs expire at different times; the next correction time follows the earliest
+// one still to be corrected, and a completion takes its job's expiry away. 10 nodes, users 1
+// and 2 each ran two 10-node jobs first: user 1 10 s (0-10) and 20 s (10-30), user 2 40 s
+// (30-70) and 60 s (70-130). At 131 (a job submitted at 130 would not see the completion at
+// 130, docs/semantics.md §2.9), a (user 1) and b (user 2), 5 nodes each, start: a is
+// predicted (10 + 20) / 2 = 15 s, expiring at 146; b (40 + 60) / 2 = 50 s, expiring at 181.
+TEST(Corrections, TheNextCorrectionIsTheEarliestExpiryOfARunningJob) {
+  Scheduler scheduler(10, make_policy("easy-classic"), tsafrir_with("reqtime"));
+  run_instant(scheduler, 0, {}, {job("x1", 10, 100, 1)});
+  run_instant(scheduler, s(10), {"x1"}, {job("x2", 10, 100, 1, s(10))});
+  run_instant(scheduler, s(30), {"x2"}, {job("y1", 10, 100, 2, s(30))});
+  run_instant(scheduler, s(70), {"y1"}, {job("y2", 10, 100, 2, s(70))});
+  run_instant(scheduler, s(130), {"y2"}, {});
+  run_instant(scheduler, s(131), {}, {job("a", 5, 100, 1, s(131)), job("b", 5, 100, 2, s(131))});
+  EXPECT_EQ(scheduler.prediction_of("a"), s(15));
+  EXPECT_EQ(scheduler.prediction_of("b"), s(50));
+  EXPECT_EQ(scheduler.next_correction_time(), s(146));
+  // At 150 only a is due: reqtime plans it until its walltime, so only b may still expire.
+  EXPECT_EQ(scheduler.correct_predictions(s(150)), 1);
+  EXPECT_EQ(scheduler.prediction_of("a"), s(100));
+  EXPECT_EQ(scheduler.next_correction_time(), s(181));
+  // b ends at 170, before its prediction expires: nothing is left to correct.
+  run_instant(scheduler, s(170), {"b"}, {});
+  EXPECT_EQ(scheduler.next_correction_time(), kNever);
+  EXPECT_EQ(scheduler.correct_predictions(s(1000)), 0);
+}
+
 // A zero prediction (user 2's two jobs ran 0 s) that doubling cannot extend: the walltime.
 TEST(Corrections, ACorrectionThatWouldNotExtendGivesTheWalltime) {
   SchedulerOptions options = tsafrir_with("doubling");

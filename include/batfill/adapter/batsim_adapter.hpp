@@ -14,6 +14,8 @@
 //   4. one scheduling pass at `now`, then a CALL_ME_LATER if a prediction expires later;
 // then QUERY estimate_waiting_time is answered from the state after the pass. The reply echoes
 // `now` and stamps every decision with it: REJECT_JOB first, then EXECUTE_JOB, then ANSWER.
+// With EventBatching::kPerEvent the request's events are instead applied as pyss handles them,
+// one pass per event (event_batching.hpp), their decisions gathered in the one reply.
 
 #include <memory>
 #include <set>
@@ -23,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "batfill/adapter/event_batching.hpp"
 #include "batfill/adapter/log.hpp"
 #include "batfill/common/id_set.hpp"
 #include "batfill/core/scheduler.hpp"
@@ -43,7 +46,8 @@ class BatsimAdapter : public protocol::DecisionProcess {
   // The core is created at SIMULATION_BEGINS. A JSON object in config.sched-config overrides
   // these settings key by key (options_json.hpp): Batsim's --sched-cfg is the one channel meant
   // for the scheduler, so it wins, and each override is logged.
-  explicit BatsimAdapter(std::string policy, SchedulerOptions options = {}, Log log = Log());
+  explicit BatsimAdapter(std::string policy, SchedulerOptions options = {}, Log log = Log(),
+                         EventBatching batching = EventBatching::kInstant);
 
   // Throws protocol::ProtocolError for a request batfill cannot apply: an event before
   // SIMULATION_BEGINS or after SIMULATION_ENDS, a completion of a job never submitted or not
@@ -53,10 +57,6 @@ class BatsimAdapter : public protocol::DecisionProcess {
   // otherwise deadlock Batsim). Every RejectJob of the reply carries the core's reason.
   protocol::Message exchange(const protocol::Message& request) override;
 
-  Time planned_end(const std::string& job_id, Time now) const override {
-    return scheduler_ ? scheduler_->planned_end_of(job_id, now) : kNever;
-  }
-
   // SIMULATION_ENDS has been answered: no further request is valid.
   bool finished() const { return finished_; }
   bool started() const { return scheduler_ != nullptr; }
@@ -64,6 +64,7 @@ class BatsimAdapter : public protocol::DecisionProcess {
   // The settings in force (after sched-config, once started).
   const std::string& policy() const { return policy_; }
   const SchedulerOptions& options() const { return options_; }
+  EventBatching batching() const { return batching_; }
   // Null before SIMULATION_BEGINS.
   const Scheduler* scheduler() const { return scheduler_.get(); }
   // Host names by Batsim resource id, from compute_resources (never assumed from name order).
@@ -72,9 +73,14 @@ class BatsimAdapter : public protocol::DecisionProcess {
  private:
   enum class JobState { kWaiting, kRunning, kRejected, kCompleted, kUnknown };
 
+  struct CompletionEvent {
+    EventPosition where;
+    const protocol::JobCompleted* completed;
+    Time time;  // the event's timestamp: when the job ended
+  };
   // The events of one request, sorted into the steps of one instant.
   struct Instant {
-    std::vector<std::pair<EventPosition, const protocol::JobCompleted*>> completions;
+    std::vector<CompletionEvent> completions;
     std::vector<std::pair<EventPosition, const protocol::JobSubmitted*>> submissions;
     std::vector<std::pair<EventPosition, const protocol::BatsimNotify*>> notifications;
     std::vector<const protocol::EstimateWaitingTimeQuery*> queries;
@@ -84,7 +90,11 @@ class BatsimAdapter : public protocol::DecisionProcess {
 
   void check_clock(Time now);
   Instant sort_events(const protocol::Message& request);
-  void sort_event(const EventPosition& where, Instant& instant);
+  void sort_event(const EventPosition& where, Time timestamp, Instant& instant);
+  void apply_instant(Instant& instant, Time now);
+  bool apply_per_event(Instant& instant, Time now, protocol::Message& reply);
+  void apply_events(const Instant& instant, const std::vector<InstantEvent>& events, Time now);
+  std::vector<Termination> terminations_of(const Instant& instant, Time now) const;
   void begin(const protocol::SimulationBegins& begins, const EventPosition& where);
   void read_machines(const protocol::SimulationBegins& begins, const EventPosition& where,
                      MachineSet& unavailable);
@@ -104,6 +114,9 @@ class BatsimAdapter : public protocol::DecisionProcess {
 
   std::string policy_;
   SchedulerOptions options_;
+  EventBatching batching_;
+  // Per-event batching: a wake-up came alone, its corrections wait for the next request.
+  bool corrections_pending_ = false;
   Log log_;
   std::unique_ptr<Scheduler> scheduler_;
   std::vector<std::string> machine_names_;

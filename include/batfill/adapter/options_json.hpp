@@ -1,6 +1,7 @@
 #pragma once
 // The JSON object of batfill settings, {"backfill": P, "order": O, "alloc": A, "predictor": R,
-// "predictor_options": {...}, "corrector": C, "backfill_order": B} or any subset of it. Batsim's
+// "predictor_options": {...}, "corrector": C, "backfill_order": B, "queues": Q, "batching": E}
+// or any subset of it. Batsim's
 // config.sched-config and batsched's --variant_options carry the same object, so both are read here
 // and fail the same way.
 
@@ -24,6 +25,7 @@ struct SchedulingOverrides {
   std::optional<std::string> backfill_order;  // "queue" or "sjbf"
   // Key `queues`: the queue configuration object, or the path of a file holding it.
   std::shared_ptr<const QueueConfig> queues;
+  std::optional<std::string> batching;  // "instant" or "per-event"
 };
 
 // Throws std::invalid_argument for text that is not a JSON object, an unknown key (naming it and

@@ -20,7 +20,8 @@ class RequestError : public std::runtime_error {
 class Responder {
  public:
   // Throws std::invalid_argument for an unknown policy.
-  Responder(std::string policy, SchedulerOptions options, Log log);
+  Responder(std::string policy, SchedulerOptions options, Log log,
+            EventBatching batching = EventBatching::kInstant);
 
   // Parses the request, runs one exchange and writes the reply. Logs both at debug level as
   // "message #K: <json>" and "reply #K: <json>". Throws RequestError.

@@ -5,6 +5,7 @@
 // and turn its decisions into EXECUTE_JOB / REJECT_JOB.
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -71,6 +72,9 @@ class Scheduler {
   // next correct_predictions(now) would give it); kNever for a job not running.
   Time planned_end_of(const JobId& id, Time now) const;
   int corrections_of(const JobId& id) const;
+  // How many jobs started before a running job (throws if not running): pyss handles the
+  // completions of one instant in this order (docs/semantics.md §5.7).
+  std::uint64_t start_sequence_of(const JobId& id) const;
   const QueueConfig& queues() const { return queues_; }
 
   // When `job` (not yet submitted) would start if submitted now: Batsim's
@@ -107,7 +111,13 @@ class Scheduler {
   Time predict(const Job& job);
   // Hands the predictor the completions before `now`, by end time, then start order.
   void learn_completions_before(Time now);
+  // Whether the corrector may still give the job a new prediction: it has one, and its
+  // prediction is below its walltime and, when known, its runtime.
+  bool correctable(const RunningJob& running) const;
   bool correction_due(const RunningJob& running, Time now) const;
+  // Keep expiries_ in step with a running job's prediction.
+  void track_expiry(RunningJob& running);
+  void untrack_expiry(const RunningJob& running);
   // Applies the corrector while a correction is due by `now`; returns how many it made.
   int correct_until(RunningJob& running, Time now) const;
   const RunningJob& running_job(const JobId& id) const;
@@ -129,9 +139,13 @@ class Scheduler {
   std::vector<Completed> to_learn_;
   std::uint64_t started_count_ = 0;
   MachinePool pool_;
-  std::unordered_map<JobId, Job> waiting_;  // owns the queued jobs; queue_ points into it
-  std::vector<const Job*> queue_;           // in queue order
-  std::unordered_map<JobId, RunningJob> running_;
+  std::unordered_map<JobId, Job> waiting_;         // owns the queued jobs; queue_ points into it
+  std::vector<const Job*> queue_;                  // in queue order
+  std::unordered_map<JobId, RunningJob> running_;  // nodes: pointers to jobs stay valid
+  // The correctable running jobs by expiry (start + prediction), then start order: the next
+  // wake-up and the corrections due are read here, not by scanning every running job at every
+  // request. Empty without a corrector.
+  std::map<std::pair<Time, std::uint64_t>, RunningJob*> expiries_;
   PlannedReleases releases_;
   QueueConfig queues_;
   SlotUsage slots_;

@@ -4,7 +4,9 @@
 // It plays Batsim's side of the protocol: submits the workload's jobs at their submission
 // times, runs the jobs the decision process starts (delay jobs by sleeping, parallel profiles
 // as SimGrid parallel tasks on the allocated hosts, all stopped at their walltime) and reports
-// their completions, one message per instant. The decision process is either batfill's own
+// their completions, one message per instant, as Batsim does (how the events of an instant are
+// then handled, one pass or one per event, is the decision process's, docs/semantics.md §5.7).
+// The decision process is either batfill's own
 // scheduler in-process or any external Batsim scheduler over ZeroMQ: the messages are the same.
 
 #include <functional>
@@ -19,25 +21,11 @@
 
 namespace batfill::simulator {
 
-// How the events of one instant reach the decision process.
-enum class EventBatching {
-  // One request per instant: all completions, then all submissions (the spec's rule).
-  kInstant,
-  // One request per event: the instant's submissions first, then its completions in the order
-  // the jobs started. This is how pyss (predictsim, SC'15) handles events, and it reproduces
-  // that simulator's published EASY schedules (experiments/predictsim).
-  kPerEvent,
-};
-
-// "instant" or "per-event"; throws std::invalid_argument listing both otherwise.
-EventBatching parse_event_batching(const std::string& name);
-
 struct SimulationOptions {
   std::string platform_file;   // a SimGrid/Batsim platform; "" builds a homogeneous cluster
   std::optional<int> nodes;    // cluster size, or the first N compute hosts of the platform
   std::string sched_config;    // forwarded as config.sched-config in SIMULATION_BEGINS
   bool show_progress = false;  // progress bar on stderr (the CLI sets it for terminals)
-  EventBatching batching = EventBatching::kInstant;
 };
 
 struct SimulationResult {

@@ -10,6 +10,7 @@
 #include <iostream>
 #include <string>
 
+#include "batfill/adapter/event_batching.hpp"
 #include "batfill/adapter/log.hpp"
 #include "batfill/core/scheduler.hpp"
 
@@ -22,6 +23,7 @@ struct ServeOptions {
   std::chrono::milliseconds timeout = std::chrono::hours(1);
   std::string policy = "easy";
   SchedulerOptions scheduler;
+  adapter::EventBatching batching = adapter::EventBatching::kInstant;
   adapter::Verbosity verbosity = adapter::Verbosity::kInfo;
 };
 

@@ -17,6 +17,7 @@
 // shadow time or fits in the extra nodes.
 
 #include <algorithm>
+#include <iterator>
 
 #include "batfill/core/policy.hpp"
 #include "batfill/core/queue_rules.hpp"
@@ -25,11 +26,33 @@
 namespace batfill {
 namespace {
 
-// The waiting jobs behind the head, in the order they are tried.
-std::vector<const Job*> candidates(const SchedulingView& view, std::size_t head) {
+// What a job behind the blocked head must satisfy to backfill, as the sweep begins.
+struct BackfillWindow {
+  Time now;
+  Time shadow_time;
+  int free_nodes;
+  int extra_nodes;
+
+  // Free and extra nodes only decrease during the sweep, so a job refused here is refused
+  // throughout it: too large for the nodes free now, without a run limit (docs/semantics.md
+  // §2.10), or neither ending by the shadow time nor fitting in the extra nodes.
+  bool admits(const Job& job) const {
+    return job.nodes <= free_nodes && job.has_time_limit() &&
+           (planned_end(job, now) <= shadow_time || job.nodes <= extra_nodes);
+  }
+};
+
+// The jobs behind the head that the window admits, in the order they are tried. Leaving the
+// others out first changes no decision, but spares copying and (SJBF) sorting a long queue at
+// every pass: on a loaded machine few jobs behind the head can start.
+std::vector<const Job*> candidates(const SchedulingView& view, std::size_t head,
+                                   const BackfillWindow& window) {
   const std::vector<const Job*>& queue = *view.queue;
-  std::vector<const Job*> behind(queue.begin() + static_cast<std::ptrdiff_t>(head) + 1,
-                                 queue.end());
+  std::vector<const Job*> behind;
+  if (window.free_nodes == 0) return behind;
+  std::copy_if(queue.begin() + static_cast<std::ptrdiff_t>(head) + 1, queue.end(),
+               std::back_inserter(behind),
+               [&window](const Job* job) { return window.admits(*job); });
   if (view.backfill_order == BackfillOrder::kShortestFirst) {
     std::stable_sort(behind.begin(), behind.end(), [](const Job* a, const Job* b) {
       return planned_runtime(*a) < planned_runtime(*b);
@@ -66,7 +89,9 @@ class EasyClassic final : public Policy {
         break;
       }
     }
-    if (head == queue.size()) return started;
+    // Without a free node nothing can backfill, so the shadow time is not needed (a pass on a
+    // full machine is the common case of a loaded one).
+    if (head == queue.size() || timeline.free_nodes() == 0) return started;
 
     const int head_nodes = queue[head]->nodes;
     const Time shadow_time = timeline.earliest_time_with(head_nodes);
@@ -75,7 +100,8 @@ class EasyClassic final : public Policy {
     if (shadow_time == kNever && timeline.waits_on_unlimited(head_nodes)) return started;
     // Counts every job released at the shadow time, as the head may use all of them.
     int extra_nodes = timeline.free_nodes_at(shadow_time) - head_nodes;
-    for (const Job* job : candidates(view, head)) {
+    const BackfillWindow window{view.now, shadow_time, timeline.free_nodes(), extra_nodes};
+    for (const Job* job : candidates(view, head, window)) {
       if (timeline.free_nodes() == 0) break;
       if (job->nodes > timeline.free_nodes() || !job->has_time_limit() ||
           !gate.within_limits(*job)) {
