@@ -25,12 +25,17 @@ const QueueConfig& implicit_queues() {
   return config;
 }
 
+const SlotUsage& nothing_running() {
+  static const SlotUsage usage;
+  return usage;
+}
+
 }  // namespace
 
 QueueGate::QueueGate(const SchedulingView& view, ReservationClock* clock)
     : now_(view.now),
       config_(view.queues != nullptr ? view.queues : &implicit_queues()),
-      usage_(view.slots != nullptr ? *view.slots : SlotUsage()),
+      running_(view.slots != nullptr ? view.slots : &nothing_running()),
       clock_(clock) {
   if (clock_ != nullptr) clock_->begin_pass();
 }

@@ -41,19 +41,22 @@ class QueueGate {
     return config_->queues[static_cast<std::size_t>(job.queue_index)];
   }
   // Whether `job` may start now without exceeding its queue's or its user's slot limit.
-  bool within_limits(const Job& job) const { return usage_.fits(job, *config_); }
+  bool within_limits(const Job& job) const { return running_->fits(job, *config_, &started_); }
   // Whether `job`, blocked, holds a reservation in this pass.
   bool may_reserve(const Job& job);
   // Whether `job` may start in slots reserved for another job: its queue backfills and it has
   // a run limit, so that it is known to end before the reservation (LSF cannot backfill a job
   // without one).
   bool may_backfill(const Job& job) const { return queue_of(job).backfill && job.has_time_limit(); }
-  void start(const Job& job) { usage_.add(job); }
+  void start(const Job& job) { started_.add(job); }
 
  private:
   Time now_;
   const QueueConfig* config_;
-  SlotUsage usage_;  // running jobs plus the pass's starts
+  // The running jobs' nodes, read in place, not copied: a pass runs at every instant, and the
+  // counts hold every (queue, user) ever seen.
+  const SlotUsage* running_;
+  SlotUsage started_;  // the pass's starts
   ReservationClock* clock_;
 };
 

@@ -12,12 +12,15 @@ namespace batfill {
 
 class SlotUsage {
  public:
-  // Whether `job` may start without its queue or its user going over a limit.
-  bool fits(const Job& job, const QueueConfig& config) const;
+  // Whether `job` may start without its queue or its user going over a limit, counting the
+  // nodes held here and, when given, those held in `more` (a pass's own starts).
+  bool fits(const Job& job, const QueueConfig& config, const SlotUsage* more = nullptr) const;
   void add(const Job& job) { change(job, job.nodes); }
   void remove(const Job& job) { change(job, -job.nodes); }
 
  private:
+  int queue_nodes(int queue) const;
+  int user_nodes(int queue, int user) const;
   void change(const Job& job, int nodes);
   std::map<int, int> by_queue_;
   std::map<std::pair<int, int>, int> by_user_;  // (queue, user)
