@@ -55,26 +55,24 @@ class SmallJson {
   Document document_;
 };
 
-// The job's user: the job's `user` field (a Batsim JSON user field), -1 without one.
-int user_of(const SubmittedJob& submitted) {
-  if (submitted.extra_json.empty()) return -1;
+// The user fields batfill reads (docs/semantics.md §2.9, §2.10): `user` when an integer (-1
+// otherwise), and `queue`, a number or a name ("" without one). One parse for both.
+void read_user_fields(const SubmittedJob& submitted, Job& job) {
+  job.user = -1;
+  job.queue.clear();
+  if (submitted.extra_json.empty()) return;
   const SmallJson parsed(submitted.extra_json);
   const SmallJson::Document& extras = parsed.document();
-  if (extras.HasParseError() || !extras.IsObject()) return -1;
+  if (extras.HasParseError() || !extras.IsObject()) return;
   const auto user = extras.FindMember("user");
-  return user != extras.MemberEnd() && user->value.IsInt() ? user->value.GetInt() : -1;
-}
-
-// The job's queue: its `queue` field, a number or a name (docs/semantics.md §2.10); "" without.
-std::string queue_of(const SubmittedJob& submitted) {
-  if (submitted.extra_json.empty()) return "";
-  rapidjson::Document extras;
-  extras.Parse(submitted.extra_json.c_str());
-  if (extras.HasParseError() || !extras.IsObject()) return "";
+  if (user != extras.MemberEnd() && user->value.IsInt()) job.user = user->value.GetInt();
   const auto queue = extras.FindMember("queue");
-  if (queue == extras.MemberEnd()) return "";
-  if (queue->value.IsString()) return queue->value.GetString();
-  return queue->value.IsInt64() ? std::to_string(queue->value.GetInt64()) : "";
+  if (queue == extras.MemberEnd()) return;
+  if (queue->value.IsString()) {
+    job.queue = queue->value.GetString();
+  } else if (queue->value.IsInt64()) {
+    job.queue = std::to_string(queue->value.GetInt64());
+  }
 }
 
 // The actual runtime, known when Batsim forwards a delay profile on submission
@@ -100,8 +98,7 @@ Job core_job(const SubmittedJob& submitted, Time now) {
   job.submit_time = now;  // the instant, which is the core's FCFS key
   job.nodes = submitted.res;
   job.time_limit = submitted.walltime;
-  job.user = user_of(submitted);
-  job.queue = queue_of(submitted);
+  read_user_fields(submitted, job);
   return job;
 }
 
