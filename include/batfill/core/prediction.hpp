@@ -34,8 +34,10 @@ class Predictor {
   virtual bool uses_running_jobs() const { return false; }
 
   // `job` completed at `now` after running for `runtime`: what learning predictors learn from.
-  // Called in completion order.
+  // Called in completion order, only when learns().
   virtual void learn(const Job& /*job*/, Time /*runtime*/, Time /*now*/) {}
+  // False for predictors that never learn: the Scheduler then keeps no completions for them.
+  virtual bool learns() const { return true; }
 };
 
 class Corrector {

@@ -48,7 +48,9 @@ class QueueGate {
   // a run limit, so that it is known to end before the reservation (LSF cannot backfill a job
   // without one).
   bool may_backfill(const Job& job) const { return queue_of(job).backfill && job.has_time_limit(); }
-  void start(const Job& job) { started_.add(job); }
+  void start(const Job& job) {
+    if (queue_of(job).limits_slots()) started_.add(job);
+  }
 
  private:
   Time now_;

@@ -13,6 +13,7 @@ class Clairvoyant final : public Predictor {
   Time predict(const Job& job, Time, const std::vector<RunningJobInfo>&) override {
     return std::min(job.runtime, job.time_limit);
   }
+  bool learns() const override { return false; }
 };
 
 }  // namespace

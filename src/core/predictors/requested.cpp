@@ -10,6 +10,7 @@ class Requested final : public Predictor {
   Time predict(const Job& job, Time, const std::vector<RunningJobInfo>&) override {
     return job.time_limit;
   }
+  bool learns() const override { return false; }
 };
 
 }  // namespace
