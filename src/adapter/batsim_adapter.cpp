@@ -1,7 +1,5 @@
 #include "batfill/adapter/batsim_adapter.hpp"
 
-#include <rapidjson/document.h>
-
 #include <algorithm>
 #include <stdexcept>
 #include <unordered_set>
@@ -32,73 +30,14 @@ Event stamped(Time now, EventData data) {
   return event;
 }
 
-// A small JSON object of a submission, parsed in buffers on the stack: a Document's default
-// allocators take 64 KB of heap per parse, which showed in profiles at two parses per
-// submission. Larger texts spill over to the heap.
-class SmallJson {
- public:
-  explicit SmallJson(const std::string& text)
-      : values_(value_buffer_, sizeof value_buffer_),
-        stack_(stack_buffer_, sizeof stack_buffer_),
-        document_(&values_, sizeof stack_buffer_ / 2, &stack_) {
-    document_.Parse(text.c_str());
-  }
-  using Document = rapidjson::GenericDocument<rapidjson::UTF8<>, rapidjson::MemoryPoolAllocator<>,
-                                              rapidjson::MemoryPoolAllocator<>>;
-  const Document& document() const { return document_; }
-
- private:
-  char value_buffer_[1024];
-  char stack_buffer_[1024];
-  rapidjson::MemoryPoolAllocator<> values_;
-  rapidjson::MemoryPoolAllocator<> stack_;
-  Document document_;
-};
-
-// The user fields batfill reads (docs/semantics.md §2.9, §2.10): `user` when an integer (-1
-// otherwise), and `queue`, a number or a name ("" without one). One parse for both.
-void read_user_fields(const SubmittedJob& submitted, Job& job) {
-  job.user = -1;
-  job.queue.clear();
-  if (submitted.extra_json.empty()) return;
-  const SmallJson parsed(submitted.extra_json);
-  const SmallJson::Document& extras = parsed.document();
-  if (extras.HasParseError() || !extras.IsObject()) return;
-  const auto user = extras.FindMember("user");
-  if (user != extras.MemberEnd() && user->value.IsInt()) job.user = user->value.GetInt();
-  const auto queue = extras.FindMember("queue");
-  if (queue == extras.MemberEnd()) return;
-  if (queue->value.IsString()) {
-    job.queue = queue->value.GetString();
-  } else if (queue->value.IsInt64()) {
-    job.queue = std::to_string(queue->value.GetInt64());
-  }
-}
-
-// The actual runtime, known when Batsim forwards a delay profile on submission
-// (--forward-profiles-on-submission); kNoTimeLimit otherwise.
-Time runtime_of(const std::string& forwarded_profile_json) {
-  if (forwarded_profile_json.empty()) return kNoTimeLimit;
-  const SmallJson parsed(forwarded_profile_json);
-  const SmallJson::Document& profile = parsed.document();
-  if (profile.HasParseError() || !profile.IsObject()) return kNoTimeLimit;
-  const auto type = profile.FindMember("type");
-  const auto delay = profile.FindMember("delay");
-  if (type == profile.MemberEnd() || !type->value.IsString() ||
-      std::string(type->value.GetString()) != "delay" || delay == profile.MemberEnd() ||
-      !delay->value.IsNumber()) {
-    return kNoTimeLimit;
-  }
-  return from_fractional_seconds(delay->value.GetDouble());
-}
-
 Job core_job(const SubmittedJob& submitted, Time now) {
   Job job;
   job.id = submitted.id;
   job.submit_time = now;  // the instant, which is the core's FCFS key
   job.nodes = submitted.res;
   job.time_limit = submitted.walltime;
-  read_user_fields(submitted, job);
+  job.user = submitted.user;
+  job.queue = submitted.queue;
   return job;
 }
 
@@ -325,7 +264,7 @@ void BatsimAdapter::submit(std::vector<std::pair<EventPosition, const JobSubmitt
   for (const auto& [where, submitted] : submissions) {
     active_.emplace(submitted->job.id, JobState::kWaiting);
     Job job = core_job(submitted->job, now);
-    job.runtime = runtime_of(submitted->forwarded_profile_json);
+    job.runtime = submitted->forwarded_delay;
     scheduler_->submit(job);
   }
 }
