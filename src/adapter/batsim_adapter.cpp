@@ -59,7 +59,8 @@ Message BatsimAdapter::exchange(const Message& request) {
   if (finished_) throw ProtocolError("request after SIMULATION_ENDS");
   const Time now = request.now;
   check_clock(now);
-  Instant instant = sort_events(request);
+  sort_events(request);
+  Instant& instant = instant_;
   // Corrections only at the wake-ups asked for them, before the completions: a job completing
   // now was running when its prediction expired (a wake-up may come late, see the stand-in's
   // per-event batching), and correcting one that ends this very instant changes no plan.
@@ -89,9 +90,18 @@ void BatsimAdapter::check_clock(Time now) {
   last_now_ = now;
 }
 
+void BatsimAdapter::Instant::clear() {
+  completions.clear();
+  submissions.clear();
+  notifications.clear();
+  queries.clear();
+  wake_up = false;
+  ends = false;
+}
+
 // The message order does not matter: only the steps of the instant do.
-BatsimAdapter::Instant BatsimAdapter::sort_events(const Message& request) {
-  Instant instant;
+void BatsimAdapter::sort_events(const Message& request) {
+  instant_.clear();
   for (std::size_t i = 0; i < request.events.size(); ++i) {
     const EventData& data = request.events[i].data;
     const EventPosition where{i, &data};
@@ -101,9 +111,8 @@ BatsimAdapter::Instant BatsimAdapter::sort_events(const Message& request) {
       continue;
     }
     if (!started()) fail(where, "received before SIMULATION_BEGINS");
-    sort_event(where, instant);
+    sort_event(where, instant_);
   }
-  return instant;
 }
 
 void BatsimAdapter::sort_event(const EventPosition& where, Instant& instant) {

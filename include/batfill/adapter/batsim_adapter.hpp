@@ -80,10 +80,13 @@ class BatsimAdapter : public protocol::DecisionProcess {
     std::vector<const protocol::EstimateWaitingTimeQuery*> queries;
     bool wake_up = false;  // a REQUESTED_CALL: corrections are due
     bool ends = false;
+    void clear();
   };
 
   void check_clock(Time now);
-  Instant sort_events(const protocol::Message& request);
+  // Fills instant_, kept from request to request: replays exchange a request per instant, and
+  // fresh lists for each showed in profiles.
+  void sort_events(const protocol::Message& request);
   void sort_event(const EventPosition& where, Instant& instant);
   void begin(const protocol::SimulationBegins& begins, const EventPosition& where);
   void read_machines(const protocol::SimulationBegins& begins, const EventPosition& where,
@@ -116,6 +119,7 @@ class BatsimAdapter : public protocol::DecisionProcess {
   IdSet rejected_;
   IdSet completed_;
   std::set<Time> wake_ups_;  // CALL_ME_LATER times asked for and not yet reached
+  Instant instant_;          // the request being answered, see sort_events()
   bool no_more_external_events_ = false;
   bool finished_ = false;
   Time last_now_ = 0;  // the latest request's `now`
