@@ -127,13 +127,8 @@ OpenedWorkload open_workload(const po::variables_map& values) {
   read_options.reject_missing_time_limit = values.count("reject-missing-walltime") != 0;
   const std::string path = values["workload"].as<std::string>();
   OpenedWorkload opened;
-  if (!cli::transforms_requested(values)) {
-    opened.jobs = workload::open_job_stream(path, read_options);
-    return opened;
-  }
-  workload::Workload whole = workload::read_workload(path, read_options);
-  opened.transforms = cli::apply_transforms(values, whole);
-  opened.jobs = std::make_unique<workload::WorkloadJobStream>(std::move(whole));
+  opened.jobs = workload::open_job_stream(path, read_options);
+  opened.transforms = cli::apply_transforms(values, opened.jobs);
   return opened;
 }
 
