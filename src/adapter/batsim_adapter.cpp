@@ -1,7 +1,5 @@
 #include "batfill/adapter/batsim_adapter.hpp"
 
-#include <rapidjson/document.h>
-
 #include <algorithm>
 #include <stdexcept>
 #include <unordered_set>
@@ -33,74 +31,11 @@ Event stamped(Time now, EventData data) {
   return event;
 }
 
-// A small JSON object of a submission, parsed in buffers on the stack: a Document's default
-// allocators take 64 KB of heap per parse, which showed in profiles at two parses per
-// submission. Larger texts spill over to the heap.
-class SmallJson {
- public:
-  explicit SmallJson(const std::string& text)
-      : values_(value_buffer_, sizeof value_buffer_),
-        stack_(stack_buffer_, sizeof stack_buffer_),
-        document_(&values_, sizeof stack_buffer_ / 2, &stack_) {
-    parsed_ = !parse_json(document_, text).IsError();
-  }
-  using Document = rapidjson::GenericDocument<rapidjson::UTF8<>, rapidjson::MemoryPoolAllocator<>,
-                                              rapidjson::MemoryPoolAllocator<>>;
-  const Document& document() const { return document_; }
-  bool parsed() const { return parsed_; }
-
- private:
-  char value_buffer_[1024];
-  char stack_buffer_[1024];
-  rapidjson::MemoryPoolAllocator<> values_;
-  rapidjson::MemoryPoolAllocator<> stack_;
-  Document document_;
-  bool parsed_ = false;
-};
-
 // Jobs of one instant are queued by id, never by message order (docs/semantics.md §1.3).
 void sort_by_id(std::vector<std::pair<EventPosition, const JobSubmitted*>>& submissions) {
   std::sort(submissions.begin(), submissions.end(), [](const auto& a, const auto& b) {
     return job_id_less(a.second->job.id, b.second->job.id);
   });
-}
-
-// The job's user: the job's `user` field (a Batsim JSON user field), -1 without one.
-int user_of(const SubmittedJob& submitted) {
-  if (submitted.extra_json.empty()) return -1;
-  const SmallJson parsed(submitted.extra_json);
-  const SmallJson::Document& extras = parsed.document();
-  if (!parsed.parsed() || !extras.IsObject()) return -1;
-  const auto user = extras.FindMember("user");
-  return user != extras.MemberEnd() && user->value.IsInt() ? user->value.GetInt() : -1;
-}
-
-// The job's queue: its `queue` field, a number or a name (docs/semantics.md §2.10); "" without.
-std::string queue_of(const SubmittedJob& submitted) {
-  if (submitted.extra_json.empty()) return "";
-  rapidjson::Document extras;
-  if (parse_json(extras, submitted.extra_json).IsError() || !extras.IsObject()) return "";
-  const auto queue = extras.FindMember("queue");
-  if (queue == extras.MemberEnd()) return "";
-  if (queue->value.IsString()) return queue->value.GetString();
-  return queue->value.IsInt64() ? std::to_string(queue->value.GetInt64()) : "";
-}
-
-// The actual runtime, known when Batsim forwards a delay profile on submission
-// (--forward-profiles-on-submission); kNoTimeLimit otherwise.
-Time runtime_of(const std::string& forwarded_profile_json) {
-  if (forwarded_profile_json.empty()) return kNoTimeLimit;
-  const SmallJson parsed(forwarded_profile_json);
-  const SmallJson::Document& profile = parsed.document();
-  if (!parsed.parsed() || !profile.IsObject()) return kNoTimeLimit;
-  const auto type = profile.FindMember("type");
-  const auto delay = profile.FindMember("delay");
-  if (type == profile.MemberEnd() || !type->value.IsString() ||
-      std::string(type->value.GetString()) != "delay" || delay == profile.MemberEnd() ||
-      !delay->value.IsNumber()) {
-    return kNoTimeLimit;
-  }
-  return from_fractional_seconds(delay->value.GetDouble());
 }
 
 Job core_job(const SubmittedJob& submitted, Time now) {
@@ -109,8 +44,8 @@ Job core_job(const SubmittedJob& submitted, Time now) {
   job.submit_time = now;  // the instant, which is the core's FCFS key
   job.nodes = submitted.res;
   job.time_limit = submitted.walltime;
-  job.user = user_of(submitted);
-  job.queue = queue_of(submitted);
+  job.user = submitted.user;
+  job.queue = submitted.queue;
   return job;
 }
 
@@ -410,7 +345,7 @@ void BatsimAdapter::submit(std::vector<std::pair<EventPosition, const JobSubmitt
   for (const auto& [where, submitted] : submissions) {
     active_.emplace(submitted->job.id, JobState::kWaiting);
     Job job = core_job(submitted->job, now);
-    job.runtime = runtime_of(submitted->forwarded_profile_json);
+    job.runtime = submitted->forwarded_delay;
     scheduler_->submit(job);
   }
 }

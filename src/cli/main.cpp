@@ -10,6 +10,7 @@
 
 #include <boost/program_options.hpp>
 #include <chrono>
+#include <ctime>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -86,6 +87,9 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+// The process's processor time so far, user and system (std::clock on POSIX).
+double cpu_seconds() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
+
 void add_simulate_options(po::options_description& command) {
   command.add_options()("help,h", "show this help")(
       "workload", po::value<std::string>(), "SWF (.swf, .swf.gz), Batsim JSON or DR_EVT CSV")(
@@ -120,13 +124,8 @@ OpenedWorkload open_workload(const po::variables_map& values) {
   read_options.reject_missing_time_limit = values.count("reject-missing-walltime") != 0;
   const std::string path = values["workload"].as<std::string>();
   OpenedWorkload opened;
-  if (!cli::transforms_requested(values)) {
-    opened.jobs = workload::open_job_stream(path, read_options);
-    return opened;
-  }
-  workload::Workload whole = workload::read_workload(path, read_options);
-  opened.transforms = cli::apply_transforms(values, whole);
-  opened.jobs = std::make_unique<workload::WorkloadJobStream>(std::move(whole));
+  opened.jobs = workload::open_job_stream(path, read_options);
+  opened.transforms = cli::apply_transforms(values, opened.jobs);
   return opened;
 }
 
@@ -229,12 +228,14 @@ int simulate(const std::vector<std::string>& arguments) {
   const cli::PolicyChoice choice = cli::resolve_policy_choice(values, adapter::Verbosity::kQuiet);
 
   const Clock::time_point start = Clock::now();
+  const double cpu_start = cpu_seconds();
   // Reading is the first pass over the whole file (validation, counts); the jobs themselves
   // are read again as the simulation submits them.
   const OpenedWorkload opened = open_workload(values);
   simulator::RunInfo run;
   run.version = kVersion;
   run.reading_seconds = seconds_since(start);
+  run.reading_cpu_seconds = cpu_seconds() - cpu_start;
   run.load_factor = opened.transforms.load_factor;
   run.shake = opened.transforms.shake;
   run.queues = choice.scheduler.queues;
@@ -255,6 +256,7 @@ int simulate(const std::vector<std::string>& arguments) {
   outputs.finish(metrics, run);  // fills run.queue_figures
   // The summary's wall time is the whole command: reading, simulating and writing the outputs.
   run.simulation_seconds = seconds_since(start);
+  run.cpu_seconds = cpu_seconds() - cpu_start;
   print_summary(*opened.jobs, result, scheduler_name(values, chosen, *opened.jobs),
                 opened.transforms, outputs, metrics, run, prefix);
   return 0;

@@ -32,26 +32,24 @@ po::options_description transform_options_description() {
   return options;
 }
 
-bool transforms_requested(const po::variables_map& values) {
-  return values["load-factor"].as<double>() != 1 || values.count("shake") != 0;
-}
-
-AppliedTransforms apply_transforms(const po::variables_map& values, workload::Workload& workload) {
+AppliedTransforms apply_transforms(const po::variables_map& values,
+                                   std::unique_ptr<workload::JobStream>& jobs) {
   AppliedTransforms applied;
   const double load_factor = values["load-factor"].as<double>();
-  workload::scale_load(workload, load_factor);
+  workload::check_load_factor(load_factor);  // before --shake, as the two are applied
+  std::optional<workload::Shake> shake;
+  if (values.count("shake")) shake = workload::parse_shake(values["shake"].as<std::string>());
+  jobs = workload::transform_jobs(std::move(jobs), load_factor, shake);
   if (load_factor != 1) {
     applied.load_factor = number_text(load_factor);
     applied.summary = "load factor " + applied.load_factor + " (inter-arrival times / " +
                       applied.load_factor + ")";
   }
-  if (values.count("shake")) {
-    const workload::Shake shake = workload::parse_shake(values["shake"].as<std::string>());
-    workload::shake_submissions(workload, shake);
-    const std::string percent = number_text(100 * shake.fraction);
-    applied.shake = std::to_string(shake.seed) + ":" + percent;
+  if (shake) {
+    const std::string percent = number_text(100 * shake->fraction);
+    applied.shake = std::to_string(shake->seed) + ":" + percent;
     applied.summary += std::string(applied.summary.empty() ? "" : "; ") +
-                       "submit times shaken: seed " + std::to_string(shake.seed) + ", +-" +
+                       "submit times shaken: seed " + std::to_string(shake->seed) + ", +-" +
                        percent + " % of each gap";
   }
   return applied;

@@ -3,9 +3,10 @@
 // as command-line options.
 
 #include <boost/program_options.hpp>
+#include <memory>
 #include <string>
 
-#include "batfill/workload/workload.hpp"
+#include "batfill/workload/job_stream.hpp"
 
 namespace batfill::cli {
 
@@ -18,11 +19,9 @@ struct AppliedTransforms {
   std::string shake;        // "SEED:PCT"
 };
 
-// Whether the options change the workload: only then is it read whole (docs/semantics.md §5.11).
-bool transforms_requested(const boost::program_options::variables_map& values);
-
-// Scales the load, then shakes; throws std::invalid_argument for a bad value.
+// Scales the load, then shakes, as the jobs are read (the stream is replaced by one that does);
+// throws std::invalid_argument for a bad value.
 AppliedTransforms apply_transforms(const boost::program_options::variables_map& values,
-                                   workload::Workload& workload);
+                                   std::unique_ptr<workload::JobStream>& jobs);
 
 }  // namespace batfill::cli

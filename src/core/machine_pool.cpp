@@ -7,7 +7,8 @@ namespace batfill {
 namespace {
 
 using Interval = boost::icl::discrete_interval<int>;
-constexpr int kWordBits = 64;
+using Word = MachineBits::Word;
+constexpr int kWordBits = MachineBits::kWordBits;
 
 }  // namespace
 
@@ -23,23 +24,18 @@ std::string to_string(AllocationRule rule) {
 
 MachinePool::MachinePool(int machine_count)
     : size_(machine_count),
-      free_words_(
-          (static_cast<std::size_t>(std::max(machine_count, 0)) + kWordBits - 1) / kWordBits, 0),
-      busy_(static_cast<std::size_t>(std::max(machine_count, 0)), false),
-      unavailable_(static_cast<std::size_t>(std::max(machine_count, 0)), false) {
-  for (int id = 0; id < size_; ++id) set_free(id, true);
+      free_(machine_count),
+      busy_(machine_count),
+      unavailable_(machine_count) {
+  free_.for_each_word(0, size_ - 1, [&](std::size_t w, Word mask) { free_.word(w) |= mask; });
+  free_count_ = std::max(size_, 0);
 }
 
-bool MachinePool::is_free(int id) const {
-  return (free_words_[static_cast<std::size_t>(id / kWordBits)] >> (id % kWordBits)) & 1U;
-}
-
-void MachinePool::set_free(int id, bool free) {
-  std::uint64_t& word = free_words_[static_cast<std::size_t>(id / kWordBits)];
-  const std::uint64_t bit = std::uint64_t{1} << (id % kWordBits);
-  if (free == ((word & bit) != 0)) return;
-  word ^= bit;
-  free_count_ += free ? 1 : -1;
+template <typename Change>
+void MachinePool::for_each_word(const MachineSet& machines, Change change) const {
+  for (const Interval& interval : machines) {
+    free_.for_each_word(boost::icl::first(interval), boost::icl::last(interval), change);
+  }
 }
 
 // The first id >= from whose free bit equals `free`, or size_. Bits past size_ are never free,
@@ -47,10 +43,10 @@ void MachinePool::set_free(int id, bool free) {
 int MachinePool::next_with_state(int from, bool free) const {
   std::size_t word = static_cast<std::size_t>(from / kWordBits);
   if (from >= size_) return size_;
-  const auto bits_of = [&](std::size_t w) { return free ? free_words_[w] : ~free_words_[w]; };
-  std::uint64_t bits = bits_of(word) & (~std::uint64_t{0} << (from % kWordBits));
+  const auto bits_of = [&](std::size_t w) { return free ? free_.word(w) : ~free_.word(w); };
+  Word bits = bits_of(word) & (~Word{0} << (from % kWordBits));
   while (bits == 0) {
-    if (++word == free_words_.size()) return size_;
+    if (++word == free_.word_count()) return size_;
     bits = bits_of(word);
   }
   const int id = static_cast<int>(word) * kWordBits + __builtin_ctzll(bits);
@@ -92,41 +88,39 @@ MachineSet MachinePool::allocate(int count, AllocationRule rule) {
       return true;
     });
   }
-  for_each_id(chosen, [this](int id) {
-    busy_[static_cast<std::size_t>(id)] = true;
-    set_free(id, false);
+  // The chosen machines were all free.
+  for_each_word(chosen, [&](std::size_t w, Word mask) {
+    busy_.word(w) |= mask;
+    free_.word(w) &= ~mask;
   });
+  free_count_ -= count;
   return chosen;
 }
 
 void MachinePool::release(const MachineSet& machines) {
-  for_each_id_in_range(machines, [&](int id) {
-    busy_[static_cast<std::size_t>(id)] = false;
-    if (!unavailable_[static_cast<std::size_t>(id)]) set_free(id, true);
+  for_each_word(machines, [&](std::size_t w, Word mask) {
+    busy_.word(w) &= ~mask;
+    const Word back = mask & ~unavailable_.word(w) & ~free_.word(w);
+    free_.word(w) |= back;
+    free_count_ += MachineBits::count(back);
   });
 }
 
 void MachinePool::mark_unavailable(const MachineSet& machines) {
-  for_each_id_in_range(machines, [&](int id) {
-    unavailable_[static_cast<std::size_t>(id)] = true;
-    set_free(id, false);
+  for_each_word(machines, [&](std::size_t w, Word mask) {
+    unavailable_.word(w) |= mask;
+    free_count_ -= MachineBits::count(free_.word(w) & mask);
+    free_.word(w) &= ~mask;
   });
 }
 
 void MachinePool::mark_available(const MachineSet& machines) {
-  for_each_id_in_range(machines, [&](int id) {
-    unavailable_[static_cast<std::size_t>(id)] = false;
-    if (!busy_[static_cast<std::size_t>(id)]) set_free(id, true);
+  for_each_word(machines, [&](std::size_t w, Word mask) {
+    unavailable_.word(w) &= ~mask;
+    const Word back = mask & ~busy_.word(w) & ~free_.word(w);
+    free_.word(w) |= back;
+    free_count_ += MachineBits::count(back);
   });
-}
-
-template <typename Visit>
-void MachinePool::for_each_id_in_range(const MachineSet& machines, Visit visit) {
-  for (const Interval& interval : machines) {
-    const int first = std::max(boost::icl::first(interval), 0);
-    const int last = std::min(boost::icl::last(interval), size_ - 1);
-    for (int id = first; id <= last; ++id) visit(id);
-  }
 }
 
 }  // namespace batfill

@@ -24,6 +24,7 @@ const QueueConfig& implicit_queues() {
   static const QueueConfig config = QueueConfig::implicit();
   return config;
 }
+
 const SlotUsage& nothing_running() {
   static const SlotUsage usage;
   return usage;

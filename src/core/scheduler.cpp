@@ -29,9 +29,13 @@ Scheduler::Scheduler(int machine_count, std::unique_ptr<Policy> policy, Schedule
   }
 }
 
+const QueueSpec& Scheduler::queue_of(const Job& job) const {
+  return queues_.queues[static_cast<std::size_t>(job.queue_index)];
+}
+
 bool Scheduler::ahead(const Job& a, const Job& b, Time now) const {
-  const int pa = queues_.queues[static_cast<std::size_t>(a.queue_index)].priority;
-  const int pb = queues_.queues[static_cast<std::size_t>(b.queue_index)].priority;
+  const int pa = queue_of(a).priority;
+  const int pb = queue_of(b).priority;
   if (pa != pb) return pa > pb;
   return queued_before(options_.order, a, b, now);
 }
@@ -42,7 +46,7 @@ void Scheduler::complete(const JobId& id, Time now) {
     throw std::invalid_argument("completion of job '" + id + "', which is not running");
   }
   pool_.release(it->second.machines);
-  slots_.remove(it->second.job);
+  if (queue_of(it->second.job).limits_slots()) slots_.remove(it->second.job);
   untrack_expiry(it->second);
   releases_.erase(it->second.release);
   const Job job = std::move(it->second.job);
@@ -263,7 +267,7 @@ void Scheduler::start(const Job& waiting, Time now, std::vector<Decision>& decis
   running.start_sequence = started_count_++;
   running.machines = pool_.allocate(job.nodes, options_.allocation);
   running.release = releases_.emplace(planned_end(job, now), job.nodes);
-  slots_.add(job);
+  if (queue_of(job).limits_slots()) slots_.add(job);
   Decision decision;
   decision.job_id = job.id;
   decision.machines = running.machines;

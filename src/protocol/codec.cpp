@@ -5,7 +5,9 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <optional>
 #include <set>
 
@@ -137,6 +139,18 @@ const std::set<std::string>& known_job_keys() {
   return keys;
 }
 
+// The user fields batfill reads, typed (messages.hpp): `user` when an integer, `queue` when a
+// name or an integer. Other values are left to extra_json alone.
+void read_user_fields(const Fields& job, SubmittedJob& parsed) {
+  if (const Value* user = job.find("user"); user != nullptr && user->IsInt()) {
+    parsed.user = user->GetInt();
+  }
+  if (const Value* queue = job.find("queue"); queue != nullptr) {
+    if (queue->IsString()) parsed.queue = queue->GetString();
+    if (queue->IsInt64()) parsed.queue = std::to_string(queue->GetInt64());
+  }
+}
+
 SubmittedJob parse_job(const Fields& job) {
   SubmittedJob parsed;
   // Batsim rewrites ids to "w0!7" strings; a bare integer only comes from hand-written input.
@@ -156,6 +170,7 @@ SubmittedJob parse_job(const Fields& job) {
       parsed.walltime = *walltime;
     }
   }
+  read_user_fields(job, parsed);
   rapidjson::Document extras(rapidjson::kObjectType);
   for (const auto& member : job.value().GetObject()) {
     if (known_job_keys().count(member.name.GetString()) != 0) continue;
@@ -212,6 +227,17 @@ SimulationBegins parse_simulation_begins(const Fields& data) {
   return begins;
 }
 
+// The delay of a forwarded `delay` profile; kNoTimeLimit for any other profile.
+Time delay_of(const Fields& profile) {
+  const Value* type = profile.find("type");
+  const Value* delay = profile.find("delay");
+  if (type == nullptr || !type->IsString() || std::string(type->GetString()) != "delay" ||
+      delay == nullptr || !delay->IsNumber()) {
+    return kNoTimeLimit;
+  }
+  return profile.time("delay");
+}
+
 JobSubmitted parse_job_submitted(const Fields& data) {
   JobSubmitted submitted;
   const std::string job_id = data.string("job_id");
@@ -220,7 +246,9 @@ JobSubmitted parse_job_submitted(const Fields& data) {
     data.fail("field 'job_id' is '" + job_id + "' but 'job.id' is '" + submitted.job.id + "'");
   }
   if (data.find("profile") != nullptr) {
-    submitted.forwarded_profile_json = json_text(data.object("profile").value());
+    const Fields profile = data.object("profile");
+    submitted.forwarded_profile_json = json_text(profile.value());
+    submitted.forwarded_delay = delay_of(profile);
   }
   return submitted;
 }
@@ -348,6 +376,24 @@ void write_raw_object(Writer& writer, const std::string& json, const char* what)
   document.Accept(writer);
 }
 
+// The typed user fields of a job built in-process, as JSON numbers when they are numbers.
+void write_typed_user_fields(Writer& writer, const SubmittedJob& job) {
+  if (job.user >= 0) {
+    writer.Key("user");
+    writer.Int(job.user);
+  }
+  if (job.queue.empty()) return;
+  writer.Key("queue");
+  std::int64_t number = 0;
+  const char* end = job.queue.data() + job.queue.size();
+  const auto [stop, error] = std::from_chars(job.queue.data(), end, number);
+  if (error == std::errc() && stop == end && std::to_string(number) == job.queue) {
+    writer.Int64(number);
+  } else if (!writer.String(job.queue.data(), static_cast<rapidjson::SizeType>(job.queue.size()))) {
+    throw std::invalid_argument("field 'queue' is not valid UTF-8");
+  }
+}
+
 void write_job(Writer& writer, const SubmittedJob& job) {
   writer.StartObject();
   write_string(writer, wire::kJobId, job.id);
@@ -360,6 +406,7 @@ void write_job(Writer& writer, const SubmittedJob& job) {
     writer.Key(wire::kJobWalltime);
     write_time(writer, job.walltime);
   }
+  if (job.extra_json.empty()) write_typed_user_fields(writer, job);
   if (!job.extra_json.empty()) {
     rapidjson::Document extras;
     if (parse_json(extras, job.extra_json).IsError() || !extras.IsObject()) {
@@ -466,6 +513,11 @@ struct DataWriter {
     if (!e.forwarded_profile_json.empty()) {
       w.Key("profile");
       write_raw_object(w, e.forwarded_profile_json, "forwarded profile");
+    } else if (e.forwarded_delay != kNoTimeLimit) {
+      w.Key("profile");
+      write_raw_object(w,
+                       "{\"type\":\"delay\",\"delay\":" + format_seconds(e.forwarded_delay) + "}",
+                       "forwarded profile");
     }
     w.EndObject();
   }

@@ -30,22 +30,15 @@ protocol::JobSubmitted job_submitted(const SimulatedJob& job) {
   event.job.res = job.record.job.nodes;
   event.job.profile = job.record.profile;
   event.job.walltime = job.record.job.time_limit;
+  // The user (SWF field 12) and queue (field 15) as Batsim's user fields `user` and `queue`,
+  // typed; a Batsim JSON job's own user fields (which hold the same two) go verbatim.
+  event.job.user = job.record.job.user;
+  event.job.queue = job.record.job.queue;
   event.job.extra_json = job.extra_json;
-  // The user (field 12) and queue (field 15) of an SWF record as Batsim's JSON user fields
-  // `user` and `queue`.
-  if (event.job.extra_json.empty()) {
-    std::string fields;
-    if (job.record.job.user >= 0) fields += "\"user\":" + std::to_string(job.record.job.user);
-    if (!job.record.job.queue.empty()) {
-      fields += std::string(fields.empty() ? "" : ",") + "\"queue\":" + job.record.job.queue;
-    }
-    if (!fields.empty()) event.job.extra_json = "{" + fields + "}";
-  }
   // Delay profiles are forwarded, as Batsim does with --forward-profiles-on-submission: the
   // clairvoyant predictor reads the runtime there (docs/semantics.md §2.9).
   if (job.profile != nullptr && job.profile->type == workload::Profile::Type::kDelay) {
-    event.forwarded_profile_json =
-        "{\"type\":\"delay\",\"delay\":" + format_seconds(job.profile->delay) + "}";
+    event.forwarded_delay = job.profile->delay;
   }
   return event;
 }

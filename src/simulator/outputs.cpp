@@ -287,10 +287,12 @@ void write_summary(std::ostream& out, const RejectionReasons& rejections, const 
   std::snprintf(line, sizeof line,
                 "makespan: %s s\nutilization: %.2f%%\nmean wait: %.1f s (executed jobs)\n"
                 "mean bounded slowdown (tau = 10 s): %.4f\n"
-                "wall time: %.3f s (reading %.3f s, scheduling %.3f s)\n",
+                "wall time: %.3f s (reading %.3f s, scheduling %.3f s)\n"
+                "CPU time: %.3f s (reading %.3f s)\n",
                 format_seconds(m.makespan).c_str(), 100.0 * m.utilization,
                 m.mean_waiting_time_executed, m.mean_bounded_slowdown, run.simulation_seconds,
-                run.reading_seconds, run.scheduling_seconds);
+                run.reading_seconds, run.scheduling_seconds, run.cpu_seconds,
+                run.reading_cpu_seconds);
   out << line;
   if (!run.queues) return;
   for (const QueueMetrics& queue : run.queue_figures) {

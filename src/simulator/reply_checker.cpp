@@ -12,8 +12,7 @@ namespace {
 
 }  // namespace
 
-ReplyChecker::ReplyChecker(int machine_count)
-    : busy_(static_cast<std::size_t>(machine_count), false) {}
+ReplyChecker::ReplyChecker(int machine_count) : busy_(machine_count) {}
 
 void ReplyChecker::check_timestamp(const protocol::Event& event, Time reply_now, Time now) const {
   if (event.timestamp > reply_now) {
@@ -37,16 +36,15 @@ void ReplyChecker::check_allocation(const SimulatedJob& job, const MachineSet& a
                               std::to_string(size) + " machines, but it requests " +
                               std::to_string(requested));
   }
-  const int machines = static_cast<int>(busy_.size());
+  const int machines = busy_.size();
   if (!alloc.empty() && (boost::icl::first(alloc) < 0 || boost::icl::last(alloc) >= machines)) {
     invalid_decision(now, "EXECUTE_JOB of " + quoted(job.batsim_id) + " on machines " +
                               quoted(to_string(alloc)) + " outside 0-" +
                               std::to_string(machines - 1));
   }
-  const MachineSet already_busy = busy_among(alloc);
-  if (!already_busy.empty()) {
+  if (any_busy(alloc)) {
     invalid_decision(now, "EXECUTE_JOB of " + quoted(job.batsim_id) + " on busy machines " +
-                              quoted(to_string(already_busy)));
+                              quoted(to_string(busy_among(alloc))));
   }
 }
 
@@ -86,18 +84,31 @@ void ReplyChecker::check_end_reply(const protocol::Message& reply) {
   }
 }
 
+bool ReplyChecker::any_busy(const MachineSet& machines) const {
+  bool any = false;
+  for (const auto& interval : machines) {
+    busy_.for_each_word(
+        boost::icl::first(interval), boost::icl::last(interval),
+        [&](std::size_t w, MachineBits::Word mask) { any = any || (busy_.word(w) & mask) != 0; });
+  }
+  return any;
+}
+
 MachineSet ReplyChecker::busy_among(const MachineSet& machines) const {
   MachineSet busy;
   for_each_id(machines, [&](int id) {
-    if (busy_[static_cast<std::size_t>(id)]) busy += id;
+    if (busy_.test(id)) busy += id;
   });
   return busy;
 }
 
+// Allocations were checked against the machine's size (check_allocation).
 void ReplyChecker::mark(const MachineSet& machines, bool busy) {
   for (const auto& interval : machines) {
-    const auto first = busy_.begin() + boost::icl::first(interval);
-    std::fill(first, busy_.begin() + boost::icl::last(interval) + 1, busy);
+    busy_.for_each_word(boost::icl::first(interval), boost::icl::last(interval),
+                        [&](std::size_t w, MachineBits::Word mask) {
+                          busy_.word(w) = busy ? busy_.word(w) | mask : busy_.word(w) & ~mask;
+                        });
   }
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "batfill/common/machine_bits.hpp"
 #include "batfill/common/machine_set.hpp"
 #include "batfill/common/text.hpp"
 #include "batfill/protocol/messages.hpp"
@@ -36,12 +37,13 @@ class ReplyChecker {
   void release(const MachineSet& machines) { mark(machines, false); }
 
  private:
-  MachineSet busy_among(const MachineSet& machines) const;
+  bool any_busy(const MachineSet& machines) const;
+  MachineSet busy_among(const MachineSet& machines) const;  // for the error message
   void mark(const MachineSet& machines, bool busy);
 
-  // Flags by machine id rather than a MachineSet: set operations on interval trees at every
-  // start and completion cost more than visiting the ids of the job.
-  std::vector<bool> busy_;
+  // Bits by machine id rather than a MachineSet: set operations on interval trees at every
+  // start and completion cost more than changing the job's bits a word at a time.
+  MachineBits busy_;
 };
 
 }  // namespace batfill::simulator

@@ -213,14 +213,18 @@ int count_jobs_overrunning_limit(const Workload& workload) {
 }
 }  // namespace
 
+bool submitted_before(const Job& a, const Job& b) {
+  if (a.submit_time != b.submit_time) return a.submit_time < b.submit_time;
+  return job_id_less(a.id, b.id);
+}
+
 void sort_by_submission(Workload& workload) {
-  const auto submitted_before = [](const WorkloadJob& a, const WorkloadJob& b) {
-    if (a.job.submit_time != b.job.submit_time) return a.job.submit_time < b.job.submit_time;
-    return job_id_less(a.job.id, b.job.id);
+  const auto before = [](const WorkloadJob& a, const WorkloadJob& b) {
+    return submitted_before(a.job, b.job);
   };
   // Traces are usually in order already; checking first spares moving every job.
-  if (!std::is_sorted(workload.jobs.begin(), workload.jobs.end(), submitted_before)) {
-    std::stable_sort(workload.jobs.begin(), workload.jobs.end(), submitted_before);
+  if (!std::is_sorted(workload.jobs.begin(), workload.jobs.end(), before)) {
+    std::stable_sort(workload.jobs.begin(), workload.jobs.end(), before);
   }
 }
 

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -65,6 +66,17 @@ class DelayProfiles {
   std::unordered_map<Time, const Profile*> other_profiles_;
 };
 
+// A streamed workload's header and the delay profiles in it, at fixed addresses: the pass that
+// hands out the jobs goes on with the first pass's profiles (and their index by runtime) rather
+// than building them again.
+struct StreamHeader {
+  StreamHeader()
+      : workload(std::make_unique<Workload>()),
+        profiles(std::make_unique<DelayProfiles>(workload->profiles)) {}
+  std::unique_ptr<Workload> workload;
+  std::unique_ptr<DelayProfiles> profiles;
+};
+
 // Keeps job ids unique: a repeated id is renamed "<id>#2", "<id>#3"... and reported.
 // Records are identified by a position (line number, array index) that `describe` turns into
 // text only when a duplicate is found, so large traces do not pay for it.
@@ -119,8 +131,11 @@ class RepeatedIds {
   std::unordered_set<std::string> repeated_;
 };
 
-// Sorts the jobs into Batsim's submission order: by submit time, same-instant jobs by id
-// (docs/semantics.md §1.3). Stable, so records that tie keep their file order.
+// Batsim's submission order: by submit time, same-instant jobs by id (docs/semantics.md §1.3).
+bool submitted_before(const Job& a, const Job& b);
+
+// Sorts the jobs into Batsim's submission order. Stable, so records that tie keep their file
+// order.
 void sort_by_submission(Workload& workload);
 
 // sort_by_submission, then adds the summary warnings (overrunning

@@ -22,21 +22,8 @@ using detail::IdRegistry;
 using detail::LineReader;
 using detail::SwfRecordParser;
 
-// Batsim's submit order (docs/semantics.md §1.3), as sort_by_submission applies it.
-bool submitted_before(const Job& a, const Job& b) {
-  if (a.submit_time != b.submit_time) return a.submit_time < b.submit_time;
-  return job_id_less(a.id, b.id);
-}
-
-// A header and the delay profiles in it, at fixed addresses: the second pass goes on with the
-// first pass's profiles (and their index by runtime) rather than building them again.
-struct Header {
-  Header()
-      : workload(std::make_unique<Workload>()),
-        profiles(std::make_unique<detail::DelayProfiles>(workload->profiles)) {}
-  std::unique_ptr<Workload> workload;
-  std::unique_ptr<detail::DelayProfiles> profiles;
-};
+using Header = detail::StreamHeader;
+using detail::submitted_before;
 
 // What the first pass learns of the whole trace.
 struct Survey {

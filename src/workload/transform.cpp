@@ -1,8 +1,10 @@
 #include "batfill/workload/transform.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <stdexcept>
+#include <vector>
 
 #include "batfill/common/text.hpp"
 #include "reader_support.hpp"
@@ -18,18 +20,125 @@ double uniform_sign_fraction(std::mt19937_64& random) {
 
 Time rounded(long double microseconds) { return static_cast<Time>(std::llround(microseconds)); }
 
+// Load scaling of one submit time, `first` being the trace's first submission.
+Time scaled(Time submit, Time first, double factor) {
+  if (factor == 1) return submit;
+  const long double offset = static_cast<long double>(submit - first);
+  return first + rounded(offset / factor);
+}
+
+// Input shaking job by job, in trace order: each call draws the next random number.
+class Shaker {
+ public:
+  Shaker(const Shake& shake, Time first) : random_(shake.seed), shake_(shake), previous_(first) {}
+
+  Time shaken(Time submit) {
+    const long double gap = static_cast<long double>(submit - previous_);
+    const long double move = uniform_sign_fraction(random_) * shake_.fraction * gap;
+    previous_ = submit;
+    return std::max<Time>(0, submit + rounded(move));
+  }
+
+ private:
+  std::mt19937_64 random_;
+  Shake shake_;
+  Time previous_;
+};
+
+// The jobs of a stream with their submit times transformed, in the order the whole-workload
+// functions leave them. Shaking reorders jobs, but never past the previous submission: a job's
+// gap is at most its distance to the previous job, and it moves by at most that (PCT <= 100),
+// so no job read later can come before the last one read. Jobs wait in a heap until the trace
+// has gone past their new time, which keeps only a window of the trace.
+class TransformedJobStream : public JobStream {
+ public:
+  TransformedJobStream(std::unique_ptr<JobStream> jobs, double load_factor,
+                       std::optional<Shake> shake)
+      : jobs_(std::move(jobs)), load_factor_(load_factor), shake_(shake) {}
+
+  const Workload& workload() const override { return jobs_->workload(); }
+  std::size_t record_count() const override { return jobs_->record_count(); }
+  bool has_user_ids() const override { return jobs_->has_user_ids(); }
+  const Profile* profile_of(const WorkloadJob&) override { return current_.profile; }
+
+  const WorkloadJob* next() override {
+    if (!shake_) {
+      if (!read()) return nullptr;
+      current_ = std::move(read_);
+      return &current_.job;
+    }
+    // Every later job comes at or after the last one read (see above): jobs before it are due.
+    while (!ended_ && (waiting_.empty() || !(waiting_.front().job.job.submit_time < last_read_))) {
+      if (!read()) break;
+      read_.job.job.submit_time = shaker_->shaken(read_.job.job.submit_time);
+      waiting_.push_back(std::move(read_));
+      std::push_heap(waiting_.begin(), waiting_.end(), later);
+    }
+    if (waiting_.empty()) return nullptr;
+    std::pop_heap(waiting_.begin(), waiting_.end(), later);
+    current_ = std::move(waiting_.back());
+    waiting_.pop_back();
+    return &current_.job;
+  }
+
+ private:
+  struct Entry {
+    WorkloadJob job;
+    const Profile* profile = nullptr;
+    std::size_t order = 0;  // in the trace
+  };
+  // The heap's order, reversed: submit order, ties in trace order (a stable sort's result).
+  static bool later(const Entry& a, const Entry& b) {
+    if (detail::submitted_before(a.job.job, b.job.job)) return false;
+    if (detail::submitted_before(b.job.job, a.job.job)) return true;
+    return a.order > b.order;
+  }
+
+  // The next job of the trace, load-scaled, into read_; false at the end.
+  bool read() {
+    const WorkloadJob* job = jobs_->next();
+    if (job == nullptr) return ended_ = true, false;
+    read_.job = *job;
+    read_.profile = jobs_->profile_of(*job);
+    read_.order = count_++;
+    Time& submit = read_.job.job.submit_time;
+    if (count_ == 1) {
+      first_ = submit;
+      if (shake_) shaker_.emplace(*shake_, scaled(submit, first_, load_factor_));
+    }
+    submit = scaled(submit, first_, load_factor_);
+    last_read_ = submit;
+    return true;
+  }
+
+  std::unique_ptr<JobStream> jobs_;
+  double load_factor_;
+  std::optional<Shake> shake_;
+  std::optional<Shaker> shaker_;
+  Time first_ = 0;      // the trace's first submission, before scaling
+  Time last_read_ = 0;  // the scaled submit time of the last job read
+  std::size_t count_ = 0;
+  bool ended_ = false;
+  Entry read_;
+  std::vector<Entry> waiting_;  // shaking: a heap by submit order
+  Entry current_;               // the job handed out last
+};
+
 }  // namespace
 
-void scale_load(Workload& workload, double factor) {
+void check_load_factor(double factor) {
   if (!std::isfinite(factor) || factor <= 0) {
     throw std::invalid_argument("load factor must be a finite number > 0, got " +
                                 std::to_string(factor));
   }
+}
+
+void scale_load(Workload& workload, double factor) {
+  check_load_factor(factor);
   if (factor == 1 || workload.jobs.empty()) return;
   const Time first = workload.jobs.front().job.submit_time;
   for (WorkloadJob& job : workload.jobs) {
-    const long double offset = static_cast<long double>(job.job.submit_time - first);
-    job.job.submit_time = first + rounded(offset / factor);
+    job.job.submit_time = scaled(job.job.submit_time, first, factor);
   }
 }
 
@@ -56,16 +165,16 @@ Shake parse_shake(const std::string& text) {
 }
 
 void shake_submissions(Workload& workload, const Shake& shake) {
-  std::mt19937_64 random(shake.seed);
-  Time previous = workload.jobs.empty() ? 0 : workload.jobs.front().job.submit_time;
-  for (WorkloadJob& job : workload.jobs) {
-    const Time submit = job.job.submit_time;
-    const long double gap = static_cast<long double>(submit - previous);
-    const long double move = uniform_sign_fraction(random) * shake.fraction * gap;
-    job.job.submit_time = std::max<Time>(0, submit + rounded(move));
-    previous = submit;
-  }
+  Shaker shaker(shake, workload.jobs.empty() ? 0 : workload.jobs.front().job.submit_time);
+  for (WorkloadJob& job : workload.jobs) job.job.submit_time = shaker.shaken(job.job.submit_time);
   detail::sort_by_submission(workload);
+}
+
+std::unique_ptr<JobStream> transform_jobs(std::unique_ptr<JobStream> jobs, double load_factor,
+                                          std::optional<Shake> shake) {
+  check_load_factor(load_factor);
+  if (load_factor == 1 && !shake) return jobs;
+  return std::make_unique<TransformedJobStream>(std::move(jobs), load_factor, shake);
 }
 
 }  // namespace batfill::workload

@@ -175,9 +175,12 @@ Workload read_workload(const std::string& path, const ReadOptions& options) {
 
 std::unique_ptr<JobStream> open_job_stream(const std::string& path, const ReadOptions& options) {
   std::error_code error;
-  if (format_from_extension(path) == Format::kSwf &&
-      std::filesystem::is_regular_file(path, error)) {
-    if (std::unique_ptr<JobStream> stream = stream_swf(path, options)) return stream;
+  const std::optional<Format> format = format_from_extension(path);
+  if (format && std::filesystem::is_regular_file(path, error)) {
+    std::unique_ptr<JobStream> stream;
+    if (*format == Format::kSwf) stream = stream_swf(path, options);
+    if (*format == Format::kDrevtCsv) stream = stream_drevt_csv(path);
+    if (stream) return stream;
   }
   return std::make_unique<WorkloadJobStream>(read_workload(path, options));
 }

@@ -526,7 +526,7 @@ TEST(BatsimAdapter, CompletionTwiceIsAnError) {
 
 JobSubmitted user_job(const std::string& id, int user) {
   JobSubmitted submitted = submission(id, 4);  // the whole 4-machine platform, walltime 100 s
-  submitted.job.extra_json = "{\"user\":" + std::to_string(user) + "}";
+  submitted.job.user = user;
   return submitted;
 }
 
@@ -587,7 +587,7 @@ TEST(BatsimAdapterPredictions, ClairvoyantReadsTheForwardedDelayProfile) {
   BatsimAdapter adapter("easy-classic", options);
   adapter.exchange(request(0, {platform(4)}));
   JobSubmitted a = submission("a", 4);
-  a.forwarded_profile_json = R"({"type":"delay","delay":30})";
+  a.forwarded_delay = from_seconds(30);  // what the codec reads from {"type":"delay","delay":30}
   adapter.exchange(request(0, {a}));
   EXPECT_EQ(adapter.scheduler()->prediction_of("a"), from_seconds(30));
 }

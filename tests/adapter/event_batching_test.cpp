@@ -72,12 +72,10 @@ JobSubmitted job(const std::string& id, int res, int walltime_s, int runtime_s =
   submitted.res = res;
   submitted.profile = "p";
   submitted.walltime = from_seconds(walltime_s);
-  if (user >= 0) submitted.extra_json = "{\"user\":" + std::to_string(user) + "}";
-  std::string forwarded;
-  if (runtime_s >= 0) {
-    forwarded = "{\"type\":\"delay\",\"delay\":" + std::to_string(runtime_s) + "}";
-  }
-  return JobSubmitted{submitted, forwarded};
+  submitted.user = user;
+  JobSubmitted event{submitted, ""};
+  if (runtime_s >= 0) event.forwarded_delay = from_seconds(runtime_s);
+  return event;
 }
 
 JobCompleted completed(const std::string& id) {

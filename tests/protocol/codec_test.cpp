@@ -81,6 +81,8 @@ TEST(Codec, RoundTripKeepsTheFields) {
   EXPECT_EQ(job.profile, "61");
   EXPECT_EQ(job.walltime, from_seconds(7200));
   EXPECT_EQ(job.extra_json, R"({"user":12,"queue":"long"})");
+  EXPECT_EQ(job.user, 12);
+  EXPECT_EQ(job.queue, "long");
 
   const Message completed = parse_message(write_message(
       single(0, JobCompleted{"w0!3", "COMPLETED_KILLED", -2, parse_machine_set("5 0-1")})));
@@ -206,6 +208,47 @@ TEST(Codec, ReadsCapturedCompletionsAndForwardedProfiles) {
   const Message forwarded = parse_message(captured_run("onejob_fwdprof").at(2).json);
   EXPECT_EQ(std::get<JobSubmitted>(forwarded.events.at(0).data).forwarded_profile_json,
             R"({"type":"delay","delay":10})");
+  EXPECT_EQ(std::get<JobSubmitted>(forwarded.events.at(0).data).forwarded_delay, from_seconds(10));
+}
+
+// A submission built in-process carries its user fields and forwarded delay typed only; the
+// codec writes them as the JSON a Batsim would send, and reads them back typed.
+TEST(Codec, TypedUserFieldsAndDelayAreWrittenAsJson) {
+  SubmittedJob job = sample_job();
+  job.extra_json.clear();
+  job.user = 12;
+  job.queue = "3";
+  JobSubmitted submitted{job, ""};
+  submitted.forwarded_delay = 61'500'000;
+  const std::string text = write_message(single(0, submitted));
+  EXPECT_NE(text.find(R"("walltime":7200.000000,"user":12,"queue":3},"profile":)"
+                      R"({"type":"delay","delay":61.5})"),
+            std::string::npos)
+      << text;
+  const Message message = parse_message(text);
+  const auto& parsed = std::get<JobSubmitted>(message.events.at(0).data);
+  EXPECT_EQ(parsed.job.user, 12);
+  EXPECT_EQ(parsed.job.queue, "3");
+  EXPECT_EQ(parsed.job.extra_json, R"({"user":12,"queue":3})");
+  EXPECT_EQ(parsed.forwarded_delay, 61'500'000);
+
+  job.queue = "long";
+  job.user = -1;
+  const std::string named = write_message(single(0, JobSubmitted{job, ""}));
+  EXPECT_NE(named.find(R"("walltime":7200.000000,"queue":"long"}})"), std::string::npos) << named;
+}
+
+// Values batfill does not read as a user or a queue stay user fields only.
+TEST(Codec, UserFieldsOfOtherTypesAreNotTyped) {
+  const Message parsed = parse_message(
+      R"({"now":0,"events":[{"timestamp":0,"type":"JOB_SUBMITTED","data":{"job_id":"w0!1",)"
+      R"("job":{"id":"w0!1","subtime":0,"res":1,"profile":"p","user":"alice","queue":[1]},)"
+      R"("profile":{"type":"parallel_homogeneous","cpu":1,"com":0}}}]})");
+  const auto& submitted = std::get<JobSubmitted>(parsed.events.at(0).data);
+  EXPECT_EQ(submitted.job.user, -1);
+  EXPECT_EQ(submitted.job.queue, "");
+  EXPECT_EQ(submitted.job.extra_json, R"({"user":"alice","queue":[1]})");
+  EXPECT_EQ(submitted.forwarded_delay, kNoTimeLimit);
 }
 
 // ---- Errors name the event, its type and the field ------------------------------------------

@@ -1,6 +1,6 @@
-// The streaming SWF reader against the whole-file reader: the same jobs, in the same order,
-// with the same renamed ids, invalid reasons, profiles and summary warnings, on the bundled
-// traces and on hand-made edge cases (docs/semantics.md §5.11).
+// The streaming SWF and DR_EVT CSV readers against the whole-file readers: the same jobs, in
+// the same order, with the same renamed ids, invalid reasons, profiles and summary warnings, on
+// the bundled traces and on hand-made edge cases (docs/semantics.md §5.11).
 
 #include <gtest/gtest.h>
 
@@ -187,6 +187,66 @@ TEST(JobStream, GzipMembersAndTrailingBytesAsReadWorkloadTakesThem) {
   const std::string truncated = files.write("cut.swf.gz", bytes.substr(0, bytes.size() - 6));
   for (const std::string& path : {trailing, truncated}) {
     SCOPED_TRACE(path);
+    ASSERT_NE(testing::error_reading(path), "");
+    try {
+      open_job_stream(path);
+      ADD_FAILURE() << "accepted";
+    } catch (const std::runtime_error& error) {
+      EXPECT_EQ(std::string(error.what()), testing::error_reading(path));
+    }
+  }
+}
+
+// ---- DR_EVT CSV: streamed the same way when its rows are in submit order -----------------
+
+TEST(JobStream, DrevtCsvStreamsAsReadWhole) {
+  const std::string path = BATFILL_SOURCE_DIR "/workloads/drevt-huge_2000jobs.csv";
+  const std::unique_ptr<JobStream> stream = stream_drevt_csv(path);
+  ASSERT_NE(stream, nullptr);
+  EXPECT_TRUE(stream->workload().jobs.empty());
+  expect_same_as_whole(path);
+}
+
+TEST(JobStream, DrevtCsvBadRowsBlankLinesBomAndGzip) {
+  ScratchFiles files;
+  const std::string text =
+      "\xEF\xBB\xBF"  // a byte order mark
+      "actual_run_time,time_limit,queue,num_nodes,job_submit_time\r\n"
+      "40,100,q,3,7\r\n"
+      "\r\n"
+      "150.5,100,q,1,abc\r\n"  // unreadable submit time: the previous row's, invalid
+      "x,100,q,1,8\n"
+      "20,100,q,0\n"
+      "200,100,q,2,9";  // no final newline; runs past its limit
+  const std::string plain = files.write("t.csv", text);
+  ASSERT_NE(stream_drevt_csv(plain), nullptr);
+  expect_same_as_whole(plain);
+  const std::unique_ptr<JobStream> stream = open_job_stream(plain);
+  EXPECT_EQ(stream->record_count(), 5u);
+  EXPECT_EQ(stream->workload().jobs_overrunning_limit, 1);
+  EXPECT_EQ(stream->workload().warnings.back(),
+            "3 of 5 records are invalid and will be rejected (first: " + plain +
+                ":4: job_submit_time 'abc' is not a number >= 0)");
+
+  const std::string zipped = gzip_members(files, "t.csv.gz", {text}, "");
+  ASSERT_NE(stream_drevt_csv(zipped), nullptr);
+  expect_same_as_whole(zipped);
+}
+
+TEST(JobStream, DrevtCsvOutOfOrderOrBrokenIsReadWhole) {
+  ScratchFiles files;
+  const std::string unsorted = files.write(
+      "u.csv", "job_submit_time,num_nodes,queue,time_limit\n9,1,q,10\n5,1,q,10\n5,2,q,10\n");
+  EXPECT_EQ(stream_drevt_csv(unsorted), nullptr);
+  expect_same_as_whole(unsorted);
+  std::vector<std::string> ids;
+  for (const WorkloadJob& job : drain(*open_job_stream(unsorted))) ids.push_back(job.job.id);
+  EXPECT_EQ(ids, (std::vector<std::string>{"2", "3", "1"}));
+
+  for (const std::string& path :
+       {files.write("empty.csv", ""), files.write("h.csv", "job_submit_time,queue\n1,q\n")}) {
+    SCOPED_TRACE(path);
+    EXPECT_EQ(stream_drevt_csv(path), nullptr);
     ASSERT_NE(testing::error_reading(path), "");
     try {
       open_job_stream(path);

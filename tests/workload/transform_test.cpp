@@ -5,8 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
+#include <optional>
 #include <stdexcept>
+#include <string>
 #include <vector>
+
+#include "batfill/workload/job_stream.hpp"
 
 namespace batfill::workload {
 namespace {
@@ -116,6 +121,88 @@ TEST(ShakeSubmissions, ZeroPercentChangesNothing) {
   Workload workload = with_submits({0, from_seconds(10), from_seconds(30)});
   shake_submissions(workload, {1, 0});
   EXPECT_EQ(submits(workload), (std::vector<Time>{0, from_seconds(10), from_seconds(30)}));
+}
+
+// ---- Transformed streams (docs/semantics.md §5.11) ------------------------------------------
+
+// What a transformed stream hands out: ids, submit times and profiles, in order.
+struct Handed {
+  std::string id;
+  Time submit;
+  const Profile* profile;
+  bool operator==(const Handed& o) const {
+    return id == o.id && submit == o.submit && profile == o.profile;
+  }
+};
+
+std::vector<Handed> drain(JobStream& jobs) {
+  std::vector<Handed> handed;
+  while (const WorkloadJob* job = jobs.next()) {
+    handed.push_back({job->job.id, job->job.submit_time, jobs.profile_of(*job)});
+  }
+  return handed;
+}
+
+// The stream against the workload read whole, scaled and shaken.
+void expect_stream_as_whole(const std::string& path, double factor, std::optional<Shake> shake) {
+  Workload whole = read_workload(path);
+  scale_load(whole, factor);
+  if (shake) shake_submissions(whole, *shake);
+  const std::unique_ptr<JobStream> stream = transform_jobs(open_job_stream(path), factor, shake);
+  const std::vector<Handed> streamed = drain(*stream);
+  ASSERT_EQ(streamed.size(), whole.jobs.size());
+  for (std::size_t i = 0; i < streamed.size(); ++i) {
+    const WorkloadJob& expected = whole.jobs[i];
+    ASSERT_EQ(streamed[i].id, expected.job.id) << i;
+    EXPECT_EQ(streamed[i].submit, expected.job.submit_time) << expected.job.id;
+    const auto profile = stream->workload().profiles.find(expected.profile);
+    EXPECT_EQ(streamed[i].profile,
+              profile == stream->workload().profiles.end() ? nullptr : &profile->second)
+        << expected.job.id;
+  }
+}
+
+TEST(TransformJobs, BundledWorkloadsStreamAsTransformedWhole) {
+  for (const char* trace : {"lublin_256.swf", "KTH-SP2-1996-2.1-cln.swf.gz",
+                            "drevt-huge_2000jobs.csv", "tiny_batsim.json"}) {
+    SCOPED_TRACE(trace);
+    const std::string path = std::string(BATFILL_SOURCE_DIR "/workloads/") + trace;
+    expect_stream_as_whole(path, 1.3, std::nullopt);
+    expect_stream_as_whole(path, 0.7, std::nullopt);
+    expect_stream_as_whole(path, 1, Shake{42, 0.05});
+    expect_stream_as_whole(path, 1.2, Shake{7, 1.0});  // the widest shaking
+  }
+}
+
+// Shaking at 100 % after a long gap sends a job far past the jobs read after it, and load
+// scaling can give jobs of different times one time: the stream orders them as a sort would.
+TEST(TransformJobs, LongGapsAndTiesAreOrderedAsTheWholeWorkload) {
+  std::string trace = "; MaxProcs: 4\n";
+  const auto record = [](int id, long submit) {
+    return std::to_string(id) + " " + std::to_string(submit) +
+           " -1 5 1 -1 -1 1 100 -1 1 -1 -1 -1 -1 -1 -1 -1\n";
+  };
+  int id = 1;
+  for (long submit : {0L, 100000L, 100001L, 100002L, 100002L, 100003L, 250000L, 250000L}) {
+    trace += record(id++, submit);
+  }
+  for (long i = 0; i < 200; ++i) trace += record(id++, 250001 + i * (i % 7));
+  const std::string path = ::testing::TempDir() + "transform_jobs.swf";
+  std::ofstream(path) << trace;
+  for (std::uint64_t seed = 0; seed < 20; ++seed) {
+    SCOPED_TRACE(seed);
+    expect_stream_as_whole(path, 1, Shake{seed, 1.0});
+    expect_stream_as_whole(path, 3e6, Shake{seed, 0.5});  // many jobs at one scaled time
+  }
+  expect_stream_as_whole(path, 3e6, std::nullopt);
+}
+
+TEST(TransformJobs, NothingToDoKeepsTheStream) {
+  const std::string path = BATFILL_SOURCE_DIR "/workloads/tiny.swf";
+  std::unique_ptr<JobStream> jobs = open_job_stream(path);
+  const JobStream* plain = jobs.get();
+  EXPECT_EQ(transform_jobs(std::move(jobs), 1, std::nullopt).get(), plain);
+  EXPECT_THROW(transform_jobs(open_job_stream(path), 0, std::nullopt), std::invalid_argument);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "batfill/common/machine_bits.hpp"
 #include "batfill/common/machine_set.hpp"
 
 namespace batfill {
@@ -39,21 +40,20 @@ class MachinePool {
   void mark_available(const MachineSet& machines);
 
  private:
-  // Machine states are kept by id, free ones also as a bitmap searched a word at a time:
-  // interval-set arithmetic at every start and completion dominated the core's own cost.
-  bool is_free(int id) const;
-  void set_free(int id, bool free);  // keeps free_count_
+  // Machine states are bit tables changed a word at a time (machine_bits.hpp), free machines
+  // searched the same way: interval-set arithmetic at every start and completion dominated the
+  // core's own cost, and so did visiting a job's machines one by one.
   int next_with_state(int from, bool free) const;
   template <typename Visit>
   void for_each_free_run(Visit visit) const;
-  template <typename Visit>
-  void for_each_id_in_range(const MachineSet& machines,
-                            Visit visit);  // ids outside 0..size-1 skipped
+  // Calls change(index, mask) for the words of the machines' ids, ids outside 0..size-1 skipped.
+  template <typename Change>
+  void for_each_word(const MachineSet& machines, Change change) const;
 
   int size_;
-  std::vector<std::uint64_t> free_words_;  // bit id % 64 of word id / 64: free (available, idle)
-  std::vector<bool> busy_;                 // by id: runs a job
-  std::vector<bool> unavailable_;          // by id: out of use (a busy one keeps its job)
+  MachineBits free_;         // available and idle
+  MachineBits busy_;         // runs a job
+  MachineBits unavailable_;  // out of use (a busy one keeps its job)
   int free_count_ = 0;
 };
 

@@ -23,6 +23,11 @@ struct QueueSpec {
   Time max_reserve_time = kNoTimeLimit;  // a reservation held this long is released
   int slot_limit = kNoSlotLimit;         // nodes of the queue's running jobs
   int user_slot_limit = kNoSlotLimit;    // nodes of one user's running jobs in the queue
+
+  // Whether its running jobs' nodes are counted: only a limit reads the counts.
+  bool limits_slots() const {
+    return slot_limit != kNoSlotLimit || user_slot_limit != kNoSlotLimit;
+  }
 };
 
 struct QueueConfig {

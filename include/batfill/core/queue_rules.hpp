@@ -49,20 +49,16 @@ class QueueGate {
   // without one).
   bool may_backfill(const Job& job) const { return queue_of(job).backfill && job.has_time_limit(); }
   void start(const Job& job) {
-    const QueueSpec& queue = queue_of(job);
-    if (queue.slot_limit != kNoSlotLimit || queue.user_slot_limit != kNoSlotLimit) {
-      started_.add(job);
-    }
+    if (queue_of(job).limits_slots()) started_.add(job);
   }
 
  private:
   Time now_;
   const QueueConfig* config_;
-  // The nodes of the running jobs, and apart those of the pass's starts in queues with limits:
-  // a pass runs at every event, and copying the first, one entry per queue and user, cost more
-  // than the pass itself.
+  // The running jobs' nodes, read in place, not copied: a pass runs at every instant, and the
+  // counts hold every (queue, user) ever seen.
   const SlotUsage* running_;
-  SlotUsage started_;
+  SlotUsage started_;  // the pass's starts
   ReservationClock* clock_;
 };
 

@@ -121,6 +121,7 @@ class Scheduler {
   // Applies the corrector while a correction is due by `now`; returns how many it made.
   int correct_until(RunningJob& running, Time now) const;
   const RunningJob& running_job(const JobId& id) const;
+  const QueueSpec& queue_of(const Job& job) const;  // its configured queue
   // Queue priority first, then --order (docs/semantics.md §2.10).
   bool ahead(const Job& a, const Job& b, Time now) const;
 

@@ -10,6 +10,8 @@
 
 namespace batfill {
 
+// Only the jobs of queues that limit slots (QueueSpec::limits_slots) need to be added: no other
+// count is ever read.
 class SlotUsage {
  public:
   // Whether `job` may start without its queue or its user going over a limit, counting the

@@ -35,20 +35,31 @@ struct SimulationBegins {
 
 // The job object of JOB_SUBMITTED. `extra_json` keeps user fields verbatim (a JSON object text
 // without id/subtime/res/profile/walltime), so a re-encoded message loses nothing.
+//
+// The two user fields batfill reads are also typed (docs/protocol.md §3.2), so that the
+// in-process simulator passes them without writing JSON text for the adapter to parse back:
+// the codec reads them out of the job object, and writes them only for a job without
+// `extra_json` (one built in-process, whose typed fields are then all there is).
 struct SubmittedJob {
   std::string id;  // "w0!17"
   Time subtime = 0;
   int res = 0;
   std::string profile;
   Time walltime = kNoTimeLimit;  // absent or -1 in JSON
+  int user = -1;                 // `user` when an integer, else -1
+  std::string queue;             // `queue`, a number (as its digits) or a name; "" when absent
   std::string extra_json;        // "" or "{...}"
 };
 
 struct JobSubmitted {
   SubmittedJob job;
   // data.profile, present only with --forward-profiles-on-submission: the profile's JSON object
-  // text, kept verbatim ("" when absent). batfill never needs it; it is kept for round trips.
+  // text, kept verbatim ("" when absent), for round trips.
   std::string forwarded_profile_json;
+  // The delay of a forwarded `delay` profile (the clairvoyant predictor's runtime,
+  // docs/semantics.md §2.9), kNoTimeLimit otherwise; read out of the profile by the codec. A
+  // message built in-process sets only this, and the codec writes it as a delay profile.
+  Time forwarded_delay = kNoTimeLimit;
 };
 
 struct JobCompleted {

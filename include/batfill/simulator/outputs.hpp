@@ -71,6 +71,10 @@ struct RunInfo {
   double reading_seconds = 0;     // wall time spent reading the workload
   double scheduling_seconds = 0;  // wall time spent in the decision process
   double simulation_seconds = 0;  // wall time of the run so far: reading and simulating
+  // Processor time (user + system) of the same two spans: on a shared machine wall times
+  // follow the load, so speed is compared on these.
+  double reading_cpu_seconds = 0;
+  double cpu_seconds = 0;
   // Workload transformations in force (docs/semantics.md §5.8); written only when used, so an
   // untransformed run's files stay exactly Batsim's.
   std::string load_factor;  // "" when 1

@@ -2,10 +2,10 @@
 // A workload's jobs one at a time, in Batsim's submit order, so that a replay keeps only the
 // jobs in flight (docs/semantics.md §5.11).
 //
-// An SWF trace whose records are already in submit order is read twice and never held: a first
-// pass validates the whole file (invalid records, duplicate ids, header, order) keeping counts
-// and the ids that repeat, then the jobs are read again as the replay asks for them. Any other
-// workload (Batsim JSON, DR_EVT CSV, an SWF out of order) is read whole first.
+// An SWF trace or DR_EVT CSV whose records are already in submit order is read twice and never
+// held: a first pass validates the whole file (invalid records, duplicate ids, header, order)
+// keeping counts and the ids that repeat, then the jobs are read again as the replay asks for
+// them. Any other workload (Batsim JSON, a trace out of order) is read whole first.
 
 #include <cstddef>
 #include <memory>
@@ -53,13 +53,14 @@ class WorkloadJobStream : public JobStream {
   std::size_t next_ = 0;
 };
 
-// Streams an SWF trace (plain or gzip) when its records are in submit order, else reads the
-// workload whole, as read_workload does; errors are read_workload's.
+// Streams an SWF trace or a DR_EVT CSV (plain or gzip) when its records are in submit order,
+// else reads the workload whole, as read_workload does; errors are read_workload's.
 std::unique_ptr<JobStream> open_job_stream(const std::string& path,
                                            const ReadOptions& options = {});
 
-// The streaming SWF reader behind open_job_stream; null when the records are not in submit
-// order (or the file cannot be read: read_workload then names the problem).
+// The streaming readers behind open_job_stream; null when the records are not in submit order
+// (or the file cannot be read: read_workload then names the problem).
 std::unique_ptr<JobStream> stream_swf(const std::string& path, const ReadOptions& options);
+std::unique_ptr<JobStream> stream_drevt_csv(const std::string& path);
 
 }  // namespace batfill::workload

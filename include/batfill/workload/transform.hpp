@@ -3,8 +3,11 @@
 // (docs/semantics.md §5.8). Both change submit times only; runtimes, sizes and limits stay.
 
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <string>
 
+#include "batfill/workload/job_stream.hpp"
 #include "batfill/workload/workload.hpp"
 
 namespace batfill::workload {
@@ -13,6 +16,7 @@ namespace batfill::workload {
 // submission is divided by it (rounded to the microsecond), so inter-arrival times scale by
 // 1/factor. Throws std::invalid_argument unless factor is finite and > 0.
 void scale_load(Workload& workload, double factor);
+void check_load_factor(double factor);  // the same check alone
 
 // Tsafrir, Ouaknine and Feitelson's input shaking: each submit time moves by a uniform random
 // amount within ±fraction of the job's gap to the previous submission (in trace order), never
@@ -26,5 +30,12 @@ struct Shake {
 Shake parse_shake(const std::string& text);
 
 void shake_submissions(Workload& workload, const Shake& shake);
+
+// The jobs of `jobs` (in submit order) with both transformations applied as they are read, in
+// the order scale_load and then shake_submissions give a workload read whole, so that a
+// transformed replay streams too (docs/semantics.md §5.11). Shaking holds the jobs a shaken
+// submission may still overtake. Throws as scale_load for a bad factor.
+std::unique_ptr<JobStream> transform_jobs(std::unique_ptr<JobStream> jobs, double load_factor,
+                                          std::optional<Shake> shake);
 
 }  // namespace batfill::workload
