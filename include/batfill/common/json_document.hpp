@@ -50,10 +50,14 @@ class ExactNumbers {
   bool RawNumber(const Ch* text, rapidjson::SizeType length, bool) {
     const JsonNumber number = convert_json_number(std::string_view(text, length));
     switch (number.kind) {
-      case JsonNumber::Kind::kInt64: return document_.Int64(number.int64);
-      case JsonNumber::Kind::kUint64: return document_.Uint64(number.uint64);
-      case JsonNumber::Kind::kDouble: return document_.Double(number.real);
-      case JsonNumber::Kind::kTooBig: break;
+      case JsonNumber::Kind::kInt64:
+        return document_.Int64(number.int64);
+      case JsonNumber::Kind::kUint64:
+        return document_.Uint64(number.uint64);
+      case JsonNumber::Kind::kDouble:
+        return document_.Double(number.real);
+      case JsonNumber::Kind::kTooBig:
+        break;
     }
     too_big_ = true;
     return false;
