@@ -1,6 +1,7 @@
 #include "batfill/workload/transform.hpp"
 
 #include <cmath>
+#include <optional>
 #include <random>
 #include <stdexcept>
 
@@ -16,7 +17,13 @@ double uniform_sign_fraction(std::mt19937_64& random) {
   return static_cast<double>(random() >> 11) * 0x1.0p-52 - 1.0;
 }
 
-Time rounded(long double microseconds) { return static_cast<Time>(std::llround(microseconds)); }
+// Rounded to the microsecond, halves away from zero; nullopt from 2^126 µs (twice kMaxTime),
+// well before the cast to Time could overflow.
+std::optional<Time> rounded(long double microseconds) {
+  const long double nearest = std::round(microseconds);
+  if (!(std::fabs(nearest) < 0x1p126L)) return std::nullopt;
+  return static_cast<Time>(nearest);
+}
 
 }  // namespace
 
@@ -29,7 +36,13 @@ void scale_load(Workload& workload, double factor) {
   const Time first = workload.jobs.front().job.submit_time;
   for (WorkloadJob& job : workload.jobs) {
     const long double offset = static_cast<long double>(job.job.submit_time - first);
-    job.job.submit_time = first + rounded(offset / factor);
+    // A factor below 1 stretches the trace, possibly past the range (docs/semantics.md §1.1).
+    const std::optional<Time> scaled = rounded(offset / factor);
+    if (!scaled || first + *scaled > kMaxTime) {
+      throw std::invalid_argument("load factor " + std::to_string(factor) + " submits job " +
+                                  quoted(job.job.id) + " beyond batfill's time range (4.25e31 s)");
+    }
+    job.job.submit_time = first + *scaled;
   }
 }
 
@@ -62,7 +75,8 @@ void shake_submissions(Workload& workload, const Shake& shake) {
     const Time submit = job.job.submit_time;
     const long double gap = static_cast<long double>(submit - previous);
     const long double move = uniform_sign_fraction(random) * shake.fraction * gap;
-    job.job.submit_time = std::max<Time>(0, submit + rounded(move));
+    // |move| <= gap <= kMaxTime: always within rounded's range.
+    job.job.submit_time = std::max<Time>(0, submit + *rounded(move));
     previous = submit;
   }
   detail::sort_by_submission(workload);
