@@ -15,6 +15,10 @@ namespace {
 // may be off by one microsecond from the printed third (docs/semantics.md §6.5).
 constexpr Time kTolerance = 1;
 
+bool off_by_more(Time printed, Time sum) {
+  return printed - sum > kTolerance || sum - printed > kTolerance;
+}
+
 // One CSV record per call (RFC 4180: quoted fields may hold commas, quotes and newlines, as
 // Batsim's own writer produces for such job ids). `pos` moves past the record; `line` counts
 // the newlines consumed.
@@ -63,12 +67,15 @@ class Columns {
 };
 
 Time parse_time(const std::string& text, const char* column) {
-  char* end = nullptr;
-  const double seconds = std::strtod(text.c_str(), &end);
-  if (text.empty() || end != text.c_str() + text.size()) {
-    throw std::runtime_error(std::string("column '") + column + "': not a time: " + quoted(text));
-  }
   try {
+    // Exactly from the text when it is plain decimals, as both writers make it: through a
+    // double, times past 2^33 s would move (docs/semantics.md §1.1).
+    if (const std::optional<Time> exact = parse_decimal_seconds(text)) return *exact;
+    char* end = nullptr;
+    const double seconds = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size()) {
+      throw std::runtime_error(std::string("column '") + column + "': not a time: " + quoted(text));
+    }
     return from_fractional_seconds(seconds);
   } catch (const std::out_of_range&) {
     throw std::runtime_error(std::string("column '") + column +
@@ -133,11 +140,11 @@ void check_times(const ScheduledJob& job, std::vector<std::string>& out) {
     out.push_back(at(job) + " starts at " + format_seconds(job.start) +
                   " s, before its submission at " + format_seconds(job.submit) + " s");
   }
-  if (std::llabs(job.finish - (job.start + job.execution)) > kTolerance) {
+  if (off_by_more(job.finish, job.start + job.execution)) {
     out.push_back(at(job) + ": finish " + format_seconds(job.finish) + " s != start " +
                   format_seconds(job.start) + " + execution " + format_seconds(job.execution));
   }
-  if (std::llabs(job.waiting - (job.start - job.submit)) > kTolerance) {
+  if (off_by_more(job.waiting, job.start - job.submit)) {
     out.push_back(at(job) + ": waiting " + format_seconds(job.waiting) + " s != start " +
                   format_seconds(job.start) + " - submission " + format_seconds(job.submit));
   }

@@ -1,22 +1,111 @@
 #include "batfill/common/time.hpp"
 
 #include <cmath>
-#include <cstdio>
 #include <stdexcept>
 
 namespace batfill {
+namespace {
+
+__extension__ typedef unsigned __int128 Magnitude;
+
+[[noreturn]] void out_of_range(const std::string& seconds) {
+  throw std::out_of_range("time value out of range: " + seconds +
+                          " s (batfill's times lie within ±4.25e31 s)");
+}
+
+[[noreturn]] void out_of_range(double seconds) { out_of_range(std::to_string(seconds)); }
+
+bool all_digits(std::string_view text) {
+  for (const char c : text) {
+    if (c < '0' || c > '9') return false;
+  }
+  return true;
+}
+
+Magnitude magnitude_of(Time t) {
+  // -(t + 1) + 1: the magnitude of the lowest Time without a signed overflow.
+  return t < 0 ? static_cast<Magnitude>(-(t + 1)) + 1 : static_cast<Magnitude>(t);
+}
+
+}  // namespace
 
 Time from_fractional_seconds(double seconds) {
-  const double micros = std::round(seconds * static_cast<double>(kMicrosecondsPerSecond));
-  if (!std::isfinite(micros) || std::fabs(micros) > static_cast<double>(kMaxTime)) {
-    throw std::out_of_range("time value out of range: " + std::to_string(seconds) +
-                            " s (batfill's times lie within ±4.6e12 s)");
+  if (!std::isfinite(seconds)) out_of_range(seconds);
+  // |seconds| = mantissa * 2^exponent exactly, with an integral mantissa below 2^53. Times 10^6
+  // it is below 2^73, so the whole conversion is exact integer arithmetic: the same result as
+  // the integer part times 10^6 plus the fraction rounded, for every double.
+  int exponent = 0;
+  const double fraction = std::frexp(std::fabs(seconds), &exponent);
+  const auto mantissa = static_cast<std::uint64_t>(std::ldexp(fraction, 53));
+  exponent -= 53;
+  const Magnitude scaled = Magnitude{mantissa} * static_cast<Magnitude>(kMicrosecondsPerSecond);
+  Magnitude micros = 0;
+  if (exponent >= 0) {
+    // A nonzero mantissa is at least 2^52, so from exponent 55 the product is beyond 2^125.
+    if (exponent > 54) out_of_range(seconds);
+    micros = scaled << exponent;
+  } else if (exponent > -75) {
+    // Halves away from zero (std::round's rule, as before): add half the divisor, truncate.
+    // From a shift of 75 the value is below 2^73 / 2^75 µs, which rounds to 0.
+    const int shift = -exponent;
+    micros = (scaled + (Magnitude{1} << (shift - 1))) >> shift;
   }
-  return static_cast<Time>(micros);
+  if (micros > static_cast<Magnitude>(kMaxTime)) out_of_range(seconds);
+  const auto magnitude = static_cast<Time>(micros);
+  return std::signbit(seconds) ? -magnitude : magnitude;
 }
 
 double to_seconds(Time t) {
-  return static_cast<double>(t) / static_cast<double>(kMicrosecondsPerSecond);
+  constexpr Time kExactInDouble = Time{1} << 53;
+  if (t > -kExactInDouble && t < kExactInDouble) {
+    // t converts exactly, so the division is the only rounding.
+    return static_cast<double>(t) / static_cast<double>(kMicrosecondsPerSecond);
+  }
+  // Converting t first would round twice. Whole seconds (here at least 2^33) and the rest
+  // instead: below 2^53 s the whole seconds convert exactly, and the rest, a multiple of 10^-6 s,
+  // is never within its own rounding error (2^-53) of a halfway point between doubles, which
+  // lie on multiples of 2^-20 s from 2^33 s; from 2^53 s, doubling the whole seconds and adding
+  // a sticky bit for any rest makes the one conversion round as the exact value would.
+  const Magnitude magnitude = magnitude_of(t);
+  const Magnitude whole = magnitude / static_cast<Magnitude>(kMicrosecondsPerSecond);
+  const Magnitude rest = magnitude % static_cast<Magnitude>(kMicrosecondsPerSecond);
+  const double seconds =
+      whole < static_cast<Magnitude>(kExactInDouble)
+          ? static_cast<double>(whole) +
+                static_cast<double>(rest) / static_cast<double>(kMicrosecondsPerSecond)
+          : std::ldexp(static_cast<double>(2 * whole + (rest != 0 ? 1 : 0)), -1);
+  return t < 0 ? -seconds : seconds;
+}
+
+std::optional<Time> parse_decimal_seconds(std::string_view text) {
+  const std::string_view original = text;
+  const bool negative = !text.empty() && text.front() == '-';
+  if (negative) text.remove_prefix(1);
+  const std::size_t dot = text.find('.');
+  const std::string_view whole = text.substr(0, dot);
+  const std::string_view fraction = dot == std::string_view::npos ? "" : text.substr(dot + 1);
+  if (whole.empty() || !all_digits(whole) || !all_digits(fraction)) return std::nullopt;
+  constexpr auto kMicros = static_cast<Magnitude>(kMicrosecondsPerSecond);
+  constexpr Magnitude kMaxSeconds = static_cast<Magnitude>(kMaxTime) / kMicros;
+  Magnitude seconds = 0;
+  for (const char c : whole) {
+    seconds = seconds * 10 + static_cast<Magnitude>(c - '0');
+    if (seconds > kMaxSeconds) out_of_range(std::string(original));
+  }
+  Magnitude micros = seconds * kMicros;
+  Magnitude place = kMicros / 10;
+  for (std::size_t i = 0; i < fraction.size() && i < 7; ++i) {
+    const auto digit = static_cast<Magnitude>(fraction[i] - '0');
+    if (i < 6) {
+      micros += digit * place;
+      place /= 10;
+    } else if (digit >= 5) {
+      ++micros;  // the rest is at least half a microsecond
+    }
+  }
+  if (micros > static_cast<Magnitude>(kMaxTime)) out_of_range(std::string(original));
+  const auto magnitude = static_cast<Time>(micros);
+  return negative ? -magnitude : magnitude;
 }
 
 std::string format_seconds(Time t) {
@@ -31,23 +120,32 @@ void append_seconds(std::string& out, Time t) {
     return;
   }
   // Hand-rolled rather than snprintf: outputs format several times per job, and printf's
-  // format parsing dominated the writing of large _jobs.csv files.
-  const bool negative = t < 0;
-  std::uint64_t magnitude =
-      negative ? static_cast<std::uint64_t>(-(t + 1)) + 1 : static_cast<std::uint64_t>(t);
-  char buffer[32];
+  // format parsing dominated the writing of large _jobs.csv files. 128-bit division is a library
+  // call, so digits come from 64-bit halves: below 2^127, magnitude / 10^19 fits 64 bits.
+  constexpr std::uint64_t kLowDigits = 10'000'000'000'000'000'000u;  // 10^19
+  const Magnitude magnitude = magnitude_of(t);
+  const bool wide = magnitude > std::numeric_limits<std::uint64_t>::max();
+  std::uint64_t digits = static_cast<std::uint64_t>(wide ? magnitude % kLowDigits : magnitude);
+  char buffer[48];
   char* end = buffer + sizeof buffer;
   char* digit = end;
   for (int i = 0; i < 6; ++i) {
-    *--digit = static_cast<char>('0' + magnitude % 10);
-    magnitude /= 10;
+    *--digit = static_cast<char>('0' + digits % 10);
+    digits /= 10;
   }
   *--digit = '.';
+  if (wide) {
+    for (int i = 6; i < 19; ++i) {
+      *--digit = static_cast<char>('0' + digits % 10);
+      digits /= 10;
+    }
+    digits = static_cast<std::uint64_t>(magnitude / kLowDigits);
+  }
   do {
-    *--digit = static_cast<char>('0' + magnitude % 10);
-    magnitude /= 10;
-  } while (magnitude != 0);
-  if (negative) *--digit = '-';
+    *--digit = static_cast<char>('0' + digits % 10);
+    digits /= 10;
+  } while (digits != 0);
+  if (t < 0) *--digit = '-';
   out.append(digit, static_cast<std::size_t>(end - digit));
 }
 

@@ -56,7 +56,7 @@ void JobExecutor::start(std::size_t index, const std::string& name, const Job& j
   if (now + duration > kMaxTime) {
     throw std::runtime_error("job '" + name + "' started at " + format_seconds(now) + " s for " +
                              format_seconds(duration) +
-                             " s would end beyond batfill's time range (4.6e12 s)");
+                             " s would end beyond batfill's time range (4.25e31 s)");
   }
   delay_completions_.push(
       {now + duration, index,

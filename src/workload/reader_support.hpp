@@ -63,7 +63,7 @@ class DelayProfiles {
   // Trace runtimes are whole seconds of at most days: those index a table directly (a hash
   // lookup per job showed in profiles); any other delay goes through the map.
   std::vector<const Profile*> by_whole_second_;
-  std::unordered_map<Time, const Profile*> other_profiles_;
+  std::unordered_map<Time, const Profile*, TimeHash> other_profiles_;
 };
 
 // A streamed workload's header and the delay profiles in it, at fixed addresses: the pass that

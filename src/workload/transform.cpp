@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <vector>
@@ -18,13 +19,25 @@ double uniform_sign_fraction(std::mt19937_64& random) {
   return static_cast<double>(random() >> 11) * 0x1.0p-52 - 1.0;
 }
 
-Time rounded(long double microseconds) { return static_cast<Time>(std::llround(microseconds)); }
+// Rounded to the microsecond, halves away from zero; nullopt from 2^126 µs (twice kMaxTime),
+// well before the cast to Time could overflow.
+std::optional<Time> rounded(long double microseconds) {
+  const long double nearest = std::round(microseconds);
+  if (!(std::fabs(nearest) < 0x1p126L)) return std::nullopt;
+  return static_cast<Time>(nearest);
+}
 
-// Load scaling of one submit time, `first` being the trace's first submission.
-Time scaled(Time submit, Time first, double factor) {
+// Load scaling of job `id`'s submit time, `first` being the trace's first submission. A factor
+// below 1 stretches the trace, possibly past the range (docs/semantics.md §1.1).
+Time scaled(Time submit, Time first, double factor, const std::string& id) {
   if (factor == 1) return submit;
   const long double offset = static_cast<long double>(submit - first);
-  return first + rounded(offset / factor);
+  const std::optional<Time> moved = rounded(offset / factor);
+  if (!moved || first + *moved > kMaxTime) {
+    throw std::invalid_argument("load factor " + std::to_string(factor) + " submits job " +
+                                quoted(id) + " beyond batfill's time range (4.25e31 s)");
+  }
+  return first + *moved;
 }
 
 // Input shaking job by job, in trace order: each call draws the next random number.
@@ -36,7 +49,8 @@ class Shaker {
     const long double gap = static_cast<long double>(submit - previous_);
     const long double move = uniform_sign_fraction(random_) * shake_.fraction * gap;
     previous_ = submit;
-    return std::max<Time>(0, submit + rounded(move));
+    // |move| <= gap <= kMaxTime: always within rounded's range.
+    return std::max<Time>(0, submit + *rounded(move));
   }
 
  private:
@@ -104,9 +118,9 @@ class TransformedJobStream : public JobStream {
     Time& submit = read_.job.job.submit_time;
     if (count_ == 1) {
       first_ = submit;
-      if (shake_) shaker_.emplace(*shake_, scaled(submit, first_, load_factor_));
+      if (shake_) shaker_.emplace(*shake_, submit);  // the first job is never moved by scaling
     }
-    submit = scaled(submit, first_, load_factor_);
+    submit = scaled(submit, first_, load_factor_, read_.job.job.id);
     last_read_ = submit;
     return true;
   }
@@ -138,7 +152,7 @@ void scale_load(Workload& workload, double factor) {
   if (factor == 1 || workload.jobs.empty()) return;
   const Time first = workload.jobs.front().job.submit_time;
   for (WorkloadJob& job : workload.jobs) {
-    job.job.submit_time = scaled(job.job.submit_time, first, factor);
+    job.job.submit_time = scaled(job.job.submit_time, first, factor, job.job.id);
   }
 }
 

@@ -195,6 +195,68 @@ INSTANTIATE_TEST_SUITE_P(BatsimPlatforms, SmallWorkloads,
                            return name;
                          });
 
+// Batsim's own far-future workload (tests/batsim/data/README.md): submissions at 10^0 ... 10^17 s,
+// which a 64-bit microsecond clock could not hold (docs/semantics.md §1.1).
+class LongWorkload : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(LongWorkload, EveryJobFinishesBesideBatsim) {
+  BATFILL_REQUIRE_PROGRAM("BATSIM", batsim);
+  const std::string platform = batsim_testing::batsim_platform(batsim, "small_platform.xml");
+  const std::string workload = BATFILL_SOURCE_DIR "/tests/batsim/data/test_long_workload.json";
+  const std::string dir = cli_testing::output_dir();
+  const PairRun pair =
+      run_beside_batsim(batsim, platform, workload, dir + "/batsim", policy_flag(GetParam()));
+  const std::vector<CsvRow> embedded =
+      run_embedded(platform, workload, dir + "/embedded", policy_flag(GetParam()));
+  expect_good_run(pair, dir + "/batsim", platform, workload, embedded,
+                  std::string("test_long_workload ") + GetParam());
+  for (const CsvRow& row : pair.jobs) {
+    EXPECT_EQ(row.at("final_state").rfind("COMPLETED_", 0), 0u) << row.at("job_id");
+  }
+  // Job 17, submitted at 1e17 s, is a 20.2 s delay. Batsim runs it on SimGrid's double clock,
+  // where doubles are 16 s apart: it starts at 1e17 (its messages' microseconds vanish there)
+  // and ends at the double nearest 1e17 + 20.2, 1e17 + 16. The embedded simulator times delays
+  // on batfill's own clock: 1e17 + 20.2 exactly.
+  const auto times_of_job_17 = [](const std::vector<CsvRow>& rows) {
+    for (const CsvRow& row : rows) {
+      if (row.at("job_id") == "17") return row.at("starting_time") + " " + row.at("finish_time");
+    }
+    return std::string("no job 17");
+  };
+  EXPECT_EQ(times_of_job_17(pair.jobs), "100000000000000000.000000 100000000000000016.000000");
+  EXPECT_EQ(times_of_job_17(embedded), "100000000000000000.000000 100000000000000020.200000");
+}
+
+// The largest time a real Batsim 4.2.1 can send: it prints numbers with printf's "%f" into 32
+// bytes and asserts the text fits, so its last time is the largest double below 10^23 s,
+// 99999999999999991611392 s (its parser reads the subtime 1e23 as that double), 30 characters
+// with 6 decimals (docs/semantics.md §1.1).
+TEST(BesideBatsim, TheLargestTimeBatsimCanSendIsExact) {
+  BATFILL_REQUIRE_PROGRAM("BATSIM", batsim);
+  const std::string platform = batsim_testing::batsim_platform(batsim, "small_platform.xml");
+  const std::string dir = cli_testing::output_dir();
+  const std::string workload = dir + "/far.json";
+  std::ofstream(workload) << R"({"nb_res": 4, "jobs": [{"id": 1, "subtime": 1e23, "walltime": 100,)"
+                             R"( "res": 1, "profile": "d"}], "profiles": {"d": {"type": "delay",)"
+                             R"( "delay": 10}}})";
+  const PairRun pair =
+      run_beside_batsim(batsim, platform, workload, dir + "/batsim", "--backfill easy");
+  EXPECT_EQ(pair.batsim_status, 0) << pair.batsim_log << pair.scheduler_log;
+  EXPECT_EQ(pair.scheduler_status, 0) << pair.scheduler_log;
+  ASSERT_EQ(pair.jobs.size(), 1u) << pair.batsim_log;
+  EXPECT_EQ(pair.jobs[0].at("final_state"), "COMPLETED_SUCCESSFULLY");
+  EXPECT_EQ(pair.jobs[0].at("starting_time"), "99999999999999991611392.000000");
+}
+
+INSTANTIATE_TEST_SUITE_P(Policies, LongWorkload, ::testing::Values("easy", "conservative-classic"),
+                         [](const ::testing::TestParamInfo<const char*>& info) {
+                           std::string name = info.param;
+                           for (char& c : name) {
+                             if (c == '-') c = '_';
+                           }
+                           return name;
+                         });
+
 // KTH-SP2 (28,476 records) on a 100-machine cluster512, with batsched's command line.
 struct KthCase {
   const char* name;

@@ -89,34 +89,37 @@ TEST(BadOptions, NodesBeyondTheMachineLimitAreRefused) {
       << result.output;
 }
 
-// Three 4e12 s jobs queued on one node: the third would end at 1.2e13 s, which wrapped the
-// int64 microsecond clock to a negative finish time. Ending past 4.6e12 s is now a clear error
-// naming the job (docs/semantics.md §1.1), and so is a submission beyond it.
+// Three jobs of 2^104 s queued on one node: the third would end at 3 * 2^104 s, about 6.1e31 s,
+// beyond kMaxTime (2^125 - 1 µs, about 4.25e31 s). Ending past it is a clear error naming the job
+// (docs/semantics.md §1.1), never a wrapped clock, and so is a submission beyond it. The times
+// are powers of two, exact as doubles: 2^104 = 20282409603651670423947251286016 and
+// 2^105 = 40564819207303340847894502572032.
 TEST(TimeRange, ChainedJobsEndingBeyondTheRangeStopWithAnError) {
   const std::string dir = cli_testing::output_dir();
+  const std::string far = "20282409603651670423947251286016";
   std::ofstream swf(dir + "/far.swf");
   for (int id = 1; id <= 3; ++id)
-    swf << id << " 0 0 4000000000000 1 -1 -1 1 4000000000000 -1 1 1 1 1 1 -1 -1 -1\n";
+    swf << id << " 0 0 " << far << " 1 -1 -1 1 " << far << " -1 1 1 1 1 1 -1 -1 -1\n";
   swf.close();
   const cli_testing::CommandResult result =
       run("simulate " + dir + "/far.swf --nodes 1 --no-progress --output " + dir + "/out");
   EXPECT_EQ(result.exit_code, 1) << result.output;
-  EXPECT_NE(
-      result.output.find("job 'w0!2' started at 4000000000000.000000 s for 4000000000000.000000 s "
-                         "would end beyond batfill's time range (4.6e12 s)"),
-      std::string::npos)
+  EXPECT_NE(result.output.find("job 'w0!3' started at 40564819207303340847894502572032.000000 s "
+                               "for 20282409603651670423947251286016.000000 s would end beyond "
+                               "batfill's time range (4.25e31 s)"),
+            std::string::npos)
       << result.output;
 }
 
 TEST(TimeRange, SubmissionBeyondTheRangeIsARejectedRecord) {
   const std::string dir = cli_testing::output_dir();
   std::ofstream(dir + "/far.swf")
-      << "1 9100000000000 0 1000000000000 1 -1 -1 1 1000000000000 -1 1 1 1 1 1 -1 -1 -1\n";
+      << "1 50000000000000000000000000000000 0 10 1 -1 -1 1 10 -1 1 1 1 1 1 -1 -1 -1\n";
   const cli_testing::CommandResult result =
       run("simulate " + dir + "/far.swf --nodes 1 --no-progress --output " + dir + "/out");
   EXPECT_EQ(result.exit_code, 0) << result.output;
-  EXPECT_NE(result.output.find(
-                "rejected 1: submit time (field 2) '9100000000000' is negative or out of range"),
+  EXPECT_NE(result.output.find("rejected 1: submit time (field 2) "
+                               "'50000000000000000000000000000000' is negative or out of range"),
             std::string::npos)
       << result.output;
 }

@@ -163,7 +163,7 @@ TEST(AvailabilityProfile, MatchesFreeNodesKeptPerInstant) {
       }
       for (Time t = origin; t <= kHorizon; t += uniform(1, 7)) {
         ASSERT_EQ(profile.free_at(t), free[static_cast<std::size_t>(t)])
-            << "round " << round << " t " << t;
+            << "round " << round << " t " << ::testing::PrintToString(t);
       }
       const int want = uniform(1, 12);
       const Time duration = uniform(1, 30);

@@ -106,36 +106,36 @@ TEST(HostileInput, JsonNbResBeyondTheMachineLimitIsAnError) {
       << error;
 }
 
-// Submit 9.1e12 s, runtime 1e12 s: their sum overflowed int64 microseconds in the simulator.
-// Times beyond ±kMaxTime (4.6e12 s) make the record invalid, naming the field.
+// Times beyond ±kMaxTime (4.25e31 s; 5e31 s here) make the record invalid, naming the field,
+// rather than a sum that overflows in the simulator.
 TEST(HostileInput, SwfTimesBeyondTheTimeRangeMakeTheRecordInvalid) {
   ScratchFiles files;
   const Workload workload = read_workload(
       files.write("far.swf",
-                  "1 9100000000000 0 1000000000000 1 -1 -1 1 1000000000000 -1 1 1 1 1 1 -1 -1 -1\n"
-                  "2 0 0 5000000000000 1 -1 -1 1 10 -1 1 1 1 1 1 -1 -1 -1\n"));
+                  "1 50000000000000000000000000000000 0 10 1 -1 -1 1 10 -1 1 1 1 1 1 -1 -1 -1\n"
+                  "2 0 0 50000000000000000000000000000000 1 -1 -1 1 10 -1 1 1 1 1 1 -1 -1 -1\n"));
   ASSERT_EQ(workload.jobs.size(), 2u);
   for (const WorkloadJob& job : workload.jobs) EXPECT_FALSE(job.is_valid()) << job.job.id;
   const std::string& far = workload.jobs[1].job.id == "1" ? workload.jobs[1].invalid_reason
                                                           : workload.jobs[0].invalid_reason;
   EXPECT_TRUE(contains(far,
-                       "far.swf:1: submit time (field 2) '9100000000000' is negative or "
-                       "out of range"))
+                       "far.swf:1: submit time (field 2) '50000000000000000000000000000000' is "
+                       "negative or out of range"))
       << far;
 }
 
 TEST(HostileInput, CsvAndJsonTimesBeyondTheTimeRangeMakeTheRecordInvalid) {
   ScratchFiles files;
   const Workload csv = read_workload(files.write(
-      "far.csv", "job_submit_time,num_nodes,queue,time_limit\n9100000000000,1,q,1000000000000\n"));
+      "far.csv",
+      "job_submit_time,num_nodes,queue,time_limit\n50000000000000000000000000000000,1,q,10\n"));
   ASSERT_EQ(csv.jobs.size(), 1u);
   EXPECT_TRUE(contains(csv.jobs[0].invalid_reason,
-                       "job_submit_time '9100000000000' is not a "
-                       "number >= 0"))
+                       "job_submit_time '50000000000000000000000000000000' is not a number >= 0"))
       << csv.jobs[0].invalid_reason;
   const Workload json = read_workload(
-      files.write("far.json", R"({"nb_res": 1, "profiles": {"d": {"type": "delay", "delay": 1e12}},
-      "jobs": [{"id": 1, "subtime": 9.1e12, "res": 1, "profile": "d", "walltime": 1e12}]})"));
+      files.write("far.json", R"({"nb_res": 1, "profiles": {"d": {"type": "delay", "delay": 10}},
+      "jobs": [{"id": 1, "subtime": 5e31, "res": 1, "profile": "d", "walltime": 10}]})"));
   ASSERT_EQ(json.jobs.size(), 1u);
   EXPECT_TRUE(contains(json.jobs[0].invalid_reason, "'subtime' must be a number >= 0"))
       << json.jobs[0].invalid_reason;

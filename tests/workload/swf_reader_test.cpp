@@ -150,14 +150,16 @@ TEST(SwfReader, FractionalFieldsKeepMicrosecondsAndDistinctProfiles) {
 }
 
 // Integer fields take a faster path than other numbers; every spelling of a value must still
-// read the same, and huge integers must still be out of range.
+// read the same, integers past 2^53 read as the nearest double (docs/semantics.md §1.1), and
+// huge integers must still be out of range.
 TEST(SwfReader, NumberSpellingsReadAlike) {
   ScratchFiles files;
-  const std::string path =
-      files.write("t.swf", record("1", "-0", "1e2", "4", "-1", "100.0") +
-                               record("2", "0", "0100", "4.0", "-1", "1e+2") +
-                               record("3", "0", "10", "4", "4", "9007199254740993") +
-                               record("4", "0", "10", "4", "99999999999999999999", "100"));
+  const std::string path = files.write(
+      "t.swf", record("1", "-0", "1e2", "4", "-1", "100.0") +
+                   record("2", "0", "0100", "4.0", "-1", "1e+2") +
+                   record("3", "0", "10", "4", "4", "9007199254740993") +
+                   record("4", "0", "10", "4", "99999999999999999999", "100") +
+                   record("5", "0", "10", "4", "4", "100000000000000000000000000000000"));
   const Workload workload = read_workload(path);
   for (const char* id : {"1", "2"}) {
     const WorkloadJob& job = job_named(workload, id);
@@ -167,7 +169,11 @@ TEST(SwfReader, NumberSpellingsReadAlike) {
     EXPECT_EQ(job.job.nodes, 4) << id;
     EXPECT_EQ(job.job.time_limit, from_seconds(100)) << id;
   }
-  EXPECT_NE(job_named(workload, "3").invalid_reason.find("requested time (field 9)"),
+  // 2^53 + 1 s lies between the doubles 2^53 and 2^53 + 2; the tie goes to the even 2^53.
+  EXPECT_TRUE(job_named(workload, "3").is_valid()) << job_named(workload, "3").invalid_reason;
+  EXPECT_EQ(job_named(workload, "3").job.time_limit, from_seconds(9007199254740992));
+  // 10^32 s is beyond kMaxTime, 2^125 - 1 µs (4.25e31 s).
+  EXPECT_NE(job_named(workload, "5").invalid_reason.find("requested time (field 9)"),
             std::string::npos);
   EXPECT_NE(job_named(workload, "4").invalid_reason.find("node count (field 8)"),
             std::string::npos);

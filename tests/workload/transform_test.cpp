@@ -58,6 +58,27 @@ TEST(ScaleLoad, RoundsToTheMicrosecond) {
   EXPECT_EQ(submits(workload), (std::vector<Time>{0, 3'333'333, 6'666'667}));
 }
 
+// Offsets past 64 bits of microseconds: 10^17 s at load 2 is 5e16 s, and at load 0.5, 2e17 s.
+// The factor 1e-15 would put the second job at 10^32 s, beyond kMaxTime (4.25e31 s).
+TEST(ScaleLoad, ScalesTimesBeyond64BitsAndStopsAtTheRange) {
+  const Time far = from_seconds(100'000'000'000'000'000);
+  Workload doubled = with_submits({0, far});
+  scale_load(doubled, 2);
+  EXPECT_EQ(submits(doubled), (std::vector<Time>{0, from_seconds(50'000'000'000'000'000)}));
+  Workload halved = with_submits({0, far});
+  scale_load(halved, 0.5);
+  EXPECT_EQ(submits(halved), (std::vector<Time>{0, from_seconds(200'000'000'000'000'000)}));
+  Workload beyond = with_submits({0, far});
+  try {
+    scale_load(beyond, 1e-15);
+    ADD_FAILURE() << "a submission beyond the range was accepted";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_NE(std::string(error.what()).find("submits job '2' beyond batfill's time range"),
+              std::string::npos)
+        << error.what();
+  }
+}
+
 TEST(ScaleLoad, FactorOneChangesNothing) {
   Workload workload = with_submits({5, 1'000'003, 2'000'011});
   scale_load(workload, 1);

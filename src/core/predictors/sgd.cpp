@@ -93,10 +93,11 @@ class Sgd final : public Predictor {
     b[7] = user.count != 0 ? user.runtimes / user.count : 0.0;
     b[8] = user.last_end != 0 ? t - user.last_end : 0.0;
     b[9] = user.count != 0 ? m / (user.nodes / user.count) : 0.0;
-    std::int64_t nodes = 0, elapsed = 0, count = 0, longest = 0;
+    std::int64_t nodes = 0, count = 0;
+    Time elapsed = 0, longest = 0;
     for (const RunningJobInfo& other : running) {
       if (other.job->user != job.user) continue;
-      const std::int64_t ran = (now - other.start) / kMicrosecondsPerSecond;
+      const Time ran = (now - other.start) / kMicrosecondsPerSecond;
       nodes += other.job->nodes;
       elapsed += ran;
       ++count;
@@ -106,7 +107,7 @@ class Sgd final : public Predictor {
     b[11] = static_cast<double>(elapsed);
     b[12] = static_cast<double>(count);
     b[13] = static_cast<double>(longest);
-    const std::int64_t second = now / kMicrosecondsPerSecond;
+    const Time second = now / kMicrosecondsPerSecond;
     const double day = ((2.0 * M_PI) * static_cast<double>(second % 86400)) / 86400.0;
     const double week = ((2.0 * M_PI) * static_cast<double>(second % 604800)) / 604800.0;
     b[14] = std::cos(day);
