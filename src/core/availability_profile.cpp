@@ -71,6 +71,14 @@ Time AvailabilityProfile::earliest_fit(Time from, Time duration, int nodes) cons
   return candidate;  // the last step lasts for ever and has enough nodes
 }
 
+bool AvailabilityProfile::fits(Time start, Time duration, int nodes) const {
+  const Time end = add_saturating(start, duration);
+  for (std::size_t step = step_at(start); step < free_.size() && free_[step].first < end; ++step) {
+    if (free_[step].second < nodes) return false;
+  }
+  return true;
+}
+
 Time AvailabilityProfile::earliest_move(Time from, Time start, Time duration, int nodes) const {
   // The rectangle stays in the profile. A candidate c < start overlaps it only on
   // [start, c + duration), where the job finds its own nodes again: there it needs only a plan

@@ -24,9 +24,6 @@ Scheduler::Scheduler(int machine_count, std::unique_ptr<Policy> policy, Schedule
                                 " needs a policy that orders its candidates (easy-classic)");
   }
   queues_.validate();
-  if (options_.queues && !policy_->supports_queues()) {
-    throw std::invalid_argument("this policy does not implement queues (--queues)");
-  }
 }
 
 const QueueSpec& Scheduler::queue_of(const Job& job) const {
@@ -180,9 +177,6 @@ void Scheduler::submit(const Job& job) {
     return reject(job, "requests " + std::to_string(job.nodes) + " nodes but the machine has " +
                            std::to_string(pool_.size()));
   }
-  if (!job.has_time_limit() && policy_->needs_time_limits()) {
-    return reject(job, "has no time limit (walltime), which backfilling needs");
-  }
   const int queue_index = queues_.queue_index(job.queue);
   if (queue_index < 0) {
     return reject(job, "is in queue " + quoted(job.queue.empty() ? "(none)" : job.queue) +
@@ -278,7 +272,6 @@ void Scheduler::start(const Job& waiting, Time now, std::vector<Decision>& decis
 
 Time Scheduler::estimate_start(const Job& job, Time now) const {
   if (job.nodes <= 0 || job.nodes > pool_.size()) return kNever;
-  if (!job.has_time_limit() && policy_->needs_time_limits()) return kNever;
   Job queued = job;
   queued.queue_index = queues_.queue_index(job.queue);
   if (queued.queue_index < 0) return kNever;

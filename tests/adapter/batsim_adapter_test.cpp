@@ -377,6 +377,27 @@ TEST(BatsimAdapter, LogsAndIgnoresWhatItDoesNotUse) {
   EXPECT_NE(session.log.str().find("event 3 (ANSWER): not expected"), std::string::npos);
 }
 
+// A real Batsim reports a walltime kill late, possibly in one message with another job's early
+// completion (docs/protocol.md §5.6). conservative-classic, 10 machines: A (6, 11 s) and E (4,
+// 50 s) start at 0; H (6, 100 s) at 1 is reserved from A's planned end, 11; B (5, 10,000 s) at
+// 2 from H's end, 111 (E's 4 machines alone are too few). At 11.000002 A, 2 µs late, and E,
+// early, end in one message: H starts on A's machines; B stays reserved from 111. The reply is
+// valid and nobody waits on an idle machine (docs/semantics.md §2.5).
+TEST(BatsimAdapter, ConservativeBfStartsTheHeadAtALateReportBesideAnEarlyOne) {
+  Session session(10, "conservative-classic");
+  EXPECT_EQ(session.send_at(0, {submission("A", 6, 11), submission("E", 4, 50)}),
+            (Decisions{{"A", "0-5"}, {"E", "6-9"}}));
+  EXPECT_TRUE(session.send_at(1, {submission("H", 6, 100)}).empty());
+  EXPECT_TRUE(session.send_at(2, {submission("B", 5, 10000)}).empty());
+  EXPECT_EQ(
+      session.send(from_seconds(11) + 2,
+                   {completion("A", "0-5", "COMPLETED_WALLTIME_REACHED"), completion("E", "6-9")}),
+      (Decisions{{"H", "0-5"}}));
+  EXPECT_EQ(
+      session.send(from_seconds(111) + 4, {completion("H", "0-5", "COMPLETED_WALLTIME_REACHED")}),
+      (Decisions{{"B", "0-4"}}));
+}
+
 // At debug verbosity each job's first reservation under conservative-classic is logged once
 // (docs/semantics.md §2.5). 4 machines, 100 s limits: at 1, a (4 nodes) starts and b (4 nodes) is
 // reserved from a's planned end, 101. At 101 a ends and b starts: no second line for b.

@@ -76,6 +76,27 @@ TEST(QueuesCli, NonBackfillQueueWaitsEverywhereAlike) {
             cli_testing::read_file(dir + "/file_jobs.csv"));
 }
 
+// conservative-classic takes --queues too, in-process and beside the stand-in as batsched's
+// conservative_bf: job 3 may not be planned before job 2's slot, 7200, and none of its CPUs are
+// free during it, so it gets 10800, as under easy-classic.
+TEST(QueuesCli, ConservativeClassicAppliesQueues) {
+  const std::string dir = cli_testing::output_dir();
+  const std::string trace = write(dir + "/lsf.swf", kTrace);
+  const std::string queues = write(dir + "/queues.json", kQueues);
+  const std::string common = "simulate " + trace + " --no-progress";
+  const auto in_process = run(common + " --backfill conservative-classic --queues " + queues +
+                              " --output " + dir + "/file");
+  ASSERT_EQ(in_process.exit_code, 0) << in_process.output;
+  EXPECT_EQ(start_of_job3(dir + "/file_jobs.csv"), "10800.000000");
+  const std::string endpoint =
+      "ipc:///tmp/batfill-test-" + std::to_string(getpid()) + "-cc-queues.sock";
+  const cli_testing::ExternalRun external = cli_testing::run_external(
+      endpoint, "-v conservative_bf --queues " + queues, common + " --output " + dir + "/ext", dir);
+  ASSERT_EQ(external.simulate.exit_code, 0) << external.simulate.output << external.serve_log;
+  EXPECT_EQ(cli_testing::read_file(dir + "/ext_jobs.csv"),
+            cli_testing::read_file(dir + "/file_jobs.csv"));
+}
+
 TEST(QueuesCli, BadConfigurationsNameTheFileAndKey) {
   const std::string dir = cli_testing::output_dir();
   const std::string trace = write(dir + "/lsf.swf", kTrace);

@@ -37,6 +37,17 @@ TEST(AvailabilityProfile, EarliestFitFillsHolesAndMayEndWhereAnotherBegins) {
   EXPECT_EQ(profile.earliest_fit(0, 1, 11), kNever);
 }
 
+TEST(AvailabilityProfile, FitsChecksEveryStepOfTheWindow) {
+  AvailabilityProfile profile(10, 0);
+  profile.reserve(0, 100, 6);            // 4 free in [0,100)
+  profile.reserve(100, 200, 10);         // none in [100,200)
+  EXPECT_TRUE(profile.fits(0, 100, 4));  // ends exactly where the full step begins
+  EXPECT_FALSE(profile.fits(0, 101, 4));
+  EXPECT_FALSE(profile.fits(0, 10, 5));
+  EXPECT_TRUE(profile.fits(200, kNever, 10));  // for ever
+  EXPECT_FALSE(profile.fits(50, kNever, 1));
+}
+
 TEST(AvailabilityProfile, EarliestMoveIgnoresTheRectangleItself) {
   AvailabilityProfile profile(10, 0);
   profile.reserve(0, 50, 10);

@@ -60,11 +60,13 @@ std::map<JobId, long> starts(const ReplayResult& result) {
   return seconds;
 }
 
-const std::vector<std::string> kQueuePolicies = {"easy", "easy-classic"};
+const std::vector<std::string> kQueuePolicies = {"easy", "easy-classic", "conservative-classic"};
 
 // The LSF example on 4 CPUs: job1 (1 CPU, 2 h limit) starts at 08:00 and ends at 10:00; job2
 // (4 CPUs, 1 h) comes at 08:01 and reserves all CPUs for 10:00; job3 (2 CPUs, 1 h limit) comes
 // at 08:30 in queue `third`. job1 and job2 are in queue `main` (reserving, backfilling).
+// Under conservative-classic job2's reservation is its slot [7200, 10800) in the profile, which
+// job1 leaves with 3 CPUs free before 7200 and none during it.
 std::vector<TraceJob> lsf_example(long job3_limit, long job1_limit = 7200) {
   return {job("job1", 0, 1, job1_limit, 7200, "1"), job("job2", 60, 4, 3600, 3600, "1"),
           job("job3", 1800, 2, job3_limit, job3_limit > 0 ? job3_limit : 3600, "3")};
@@ -72,7 +74,8 @@ std::vector<TraceJob> lsf_example(long job3_limit, long job1_limit = 7200) {
 
 TEST(QueuesLsfExample, BackfillQueueBackfillsIntoTheReservation) {
   // job3 ends at 09:30 (5400), before job2's reservation at 10:00 (7200): it starts at 08:30.
-  // job2 starts at 10:00 when job1 ends.
+  // job2 starts at 10:00 when job1 ends. conservative-classic: [1800, 5400) has 3 CPUs free and
+  // ends before job2's slot, so job3's slot is 1800.
   for (const std::string& policy : kQueuePolicies) {
     const auto options =
         with_queues({queue("main", "1", 20, true, true), queue("third", "3", 20, true, true)});
@@ -86,6 +89,8 @@ TEST(QueuesLsfExample, NonBackfillQueueWaitsBehindTheReservation) {
   // job3 would end before 10:00 but its queue may not use reserved CPUs, and no CPU is spare
   // at 10:00 (job2 needs all 4): it waits. At 10:00 job1 ends and job2 starts (4 CPUs, until
   // 11:00 = 10800); job3 starts at 11:00. The same with or without slot_reserve for `third`.
+  // conservative-classic: job3 must find 2 CPUs free for ever from its start; none are during
+  // job2's slot, so it gets 10800 (reserving) or finds them at job2's completion (not).
   for (const std::string& policy : kQueuePolicies) {
     for (bool reserve : {true, false}) {
       const auto options = with_queues(
@@ -99,7 +104,8 @@ TEST(QueuesLsfExample, NonBackfillQueueWaitsBehindTheReservation) {
 
 TEST(QueuesLsfExample, TwoHourJobCannotBackfill) {
   // With a 2 h limit job3 would end at 10:30, after the reservation: it runs after job2, at
-  // 11:00, whatever its queue's flags.
+  // 11:00, whatever its queue's flags. conservative-classic: [1800, 9000) overlaps job2's slot,
+  // where no CPU is spare; the next fit is 10800.
   for (const std::string& policy : kQueuePolicies) {
     for (bool backfill : {true, false}) {
       const auto options = with_queues(
@@ -117,6 +123,10 @@ TEST(QueuesLsfExample, NonReservingQueueDoesNotProtectItsJob) {
   // their queues; job4 holds a CPU until 12200, so job2, which needs all 4, starts only then
   // (LSF's starvation). With a reserving queue job4 would end after 10:00 with no spare CPU
   // then: it waits, job2 runs 10:00-11:00 and job4 starts at 11:00 (10800).
+  // conservative-classic, starving: no job reserves, so each starts at the first pass where its
+  // CPUs are free (job3 and job4 for ever, their queue does not backfill: 3 and then 1 CPU are
+  // free for ever at 1800 and 5000), and job2 only when all 4 are, at 12200. Reserving: job2's
+  // slot is [7200, 10800); job4's run [5000, 12200) overlaps it, so job4 gets 10800.
   for (const std::string& policy : kQueuePolicies) {
     auto trace = lsf_example(3600);
     trace.push_back(job("job4", 5000, 1, 7200, 7200, "3"));
@@ -136,6 +146,8 @@ TEST(QueuesLsfExample, NonReservingQueueDoesNotProtectItsJob) {
 TEST(QueuesLsfExample, JobWithoutLimitNeverBackfills) {
   // job3 has no run limit: it cannot be known to end by 10:00, so it waits and starts after
   // job2, at 11:00 (it runs 1 h). Also without --queues, where it used to be rejected.
+  // conservative-classic: not before job2's slot, 7200, and from there it needs 2 CPUs for
+  // ever: 10800.
   for (const std::string& policy : kQueuePolicies) {
     EXPECT_EQ(starts(replay(lsf_example(0), 4, make_policy(policy))),
               (std::map<JobId, long>{{"job1", 0}, {"job2", 7200}, {"job3", 10800}}))
@@ -145,7 +157,9 @@ TEST(QueuesLsfExample, JobWithoutLimitNeverBackfills) {
 
 TEST(QueuesLsfExample, NothingBackfillsWhileTheReservationWaitsOnAJobWithoutLimit) {
   // job1 has no limit: job2's start is unknown, so job3 may not backfill. job1 really ends at
-  // 10:00; job2 runs 10:00-11:00; job3 starts at 11:00.
+  // 10:00; job2 runs 10:00-11:00; job3 starts at 11:00. conservative-classic: job1 holds its CPU
+  // for ever in the profile, so job2 has no slot and nothing behind it is planned; job1's
+  // completion at 7200 gives job2 [7200, 10800), and job3 the next fit, 10800.
   for (const std::string& policy : kQueuePolicies) {
     EXPECT_EQ(starts(replay(lsf_example(3600, 0), 4, make_policy(policy))),
               (std::map<JobId, long>{{"job1", 0}, {"job2", 7200}, {"job3", 10800}}))
@@ -170,8 +184,10 @@ TEST(Queues, PriorityOrdersTheQueueBeforeTheOrder) {
 
 TEST(Queues, SlotLimitHoldsAJobInItsPlace) {
   // 4 nodes, slot_limit 2. At 0: a (1 node) starts; b (2 nodes) would make 3 > 2 and waits in
-  // its place; c (1 node) makes 2 and starts. At 100 both end and b starts.
-  for (const std::string& policy : {"none", "easy", "easy-classic"}) {
+  // its place; c (1 node) makes 2 and starts. At 100 both end and b starts. conservative-
+  // classic: nothing runs at the pass at 0, so all three get the slot 0 (4 nodes); a starts, b
+  // does not (3 > 2), c does. At 100 b, due, starts.
+  for (const std::string& policy : {"none", "easy", "easy-classic", "conservative-classic"}) {
     QueueSpec limited = queue("q", "1", 0, true, true);
     limited.slot_limit = 2;
     const std::vector<TraceJob> trace = {job("a", 0, 1, 100, 100, "1"),
@@ -185,7 +201,8 @@ TEST(Queues, SlotLimitHoldsAJobInItsPlace) {
 
 TEST(Queues, UserSlotLimitCountsEachUserApart) {
   // user_slot_limit 1: a (user 1) starts; b (user 1) waits; c (user 2) starts. b at 100.
-  for (const std::string& policy : {"none", "easy", "easy-classic"}) {
+  // conservative-classic as in SlotLimitHoldsAJobInItsPlace.
+  for (const std::string& policy : {"none", "easy", "easy-classic", "conservative-classic"}) {
     QueueSpec limited = queue("q", "1", 0, true, true);
     limited.user_slot_limit = 1;
     const std::vector<TraceJob> trace = {job("a", 0, 1, 100, 100, "1", 1),
@@ -203,13 +220,73 @@ TEST(Queues, MaxReserveTimeReleasesTheReservation) {
   // arrives, 1 node, 10 s) b has held its reservation 190 s: released, so c starts at 200
   // (until 2200) and d, now the head, waits for a node. At 1000 a ends; b reserves again (for
   // 2200) and d, ending at 1010, backfills. b starts at 2200.
+  // conservative-classic: b's slot is [1000, 1100); c's run would overlap it, so c's slot is
+  // 1100. At 200 both have held theirs 100 s or more: both are released. c, without one, finds
+  // its node free for its whole run beside a and starts; d, behind it, gets the next fit, 1000.
+  // At 1000 b reserves again, after c: 2200; d has held its slot 800 s, loses it, and starts
+  // without one in [1000, 1010), where a node is free.
   QueueSpec q = queue("q", "1", 0, true, true);
   q.max_reserve_time = from_seconds(100);
   const std::vector<TraceJob> trace = {
       job("a", 0, 3, 1000, 1000, "1"), job("b", 10, 4, 100, 100, "1"),
       job("c", 50, 1, 2000, 2000, "1"), job("d", 200, 1, 10, 10, "1")};
-  EXPECT_EQ(starts(replay(trace, 4, make_policy("easy-classic"), with_queues({q}))),
-            (std::map<JobId, long>{{"a", 0}, {"b", 2200}, {"c", 200}, {"d", 1000}}));
+  for (const std::string& policy : {"easy-classic", "conservative-classic"}) {
+    EXPECT_EQ(starts(replay(trace, 4, make_policy(policy), with_queues({q}))),
+              (std::map<JobId, long>{{"a", 0}, {"b", 2200}, {"c", 200}, {"d", 1000}}))
+        << policy;
+  }
+}
+
+// conservative-classic keeps its promises: a job of a higher priority submitted later is planned
+// around the reservations already made, and goes first at every compression (docs/semantics.md
+// §2.10). 2 nodes, 50 s limits but a's 100 s. a (low) runs from 0, planned until 100; b (low)
+// comes at 10 and gets [100, 150); c (high) comes at 20 and gets [150, 200), after b's slot. If
+// a runs its 100 s, b starts at 100 and c at 150. If a ends at 50, compression takes c first:
+// [50, 100) is free, so c starts at 50 and b keeps 100. With one queue b goes first: it moves to
+// 50 and c to 100.
+TEST(QueuesConservativeClassic, PriorityOrdersCompressionNotPromises) {
+  const auto options =
+      with_queues({queue("high", "1", 40, true, true), queue("low", "2", 1, true, true)});
+  auto trace = [](long a_runtime) {
+    return std::vector<TraceJob>{job("a", 0, 2, 100, a_runtime, "2"), job("b", 10, 2, 50, 50, "2"),
+                                 job("c", 20, 2, 50, 50, "1")};
+  };
+  EXPECT_EQ(starts(replay(trace(100), 2, make_policy("conservative-classic"), options)),
+            (std::map<JobId, long>{{"a", 0}, {"b", 100}, {"c", 150}}));
+  EXPECT_EQ(starts(replay(trace(50), 2, make_policy("conservative-classic"), options)),
+            (std::map<JobId, long>{{"a", 0}, {"b", 100}, {"c", 50}}));
+  EXPECT_EQ(starts(replay(trace(50), 2, make_policy("conservative-classic"))),
+            (std::map<JobId, long>{{"a", 0}, {"b", 50}, {"c", 100}}));
+}
+
+// A job of a non-backfill queue is never planned before a reservation ahead of it: it starts
+// only once none is in force, as under `easy` and `conservative` (docs/semantics.md §2.10). 10
+// nodes, queue 1 backfills, queue 2 does not, both reserve. R (6 nodes, 100 s) runs from 0; H
+// (8 nodes, 100 s) at 1 gets [100, 200). K (queue 2, 2 nodes, 500 s) at 2 is planned from H's
+// slot: 2 nodes are free beside H, so it gets 100 (it would fit now in the 2 nodes H does not
+// need; easy-classic would start it). L (queue 2, 2 nodes, 50 s) at 3, from 100: none free
+// beside H and K until 200. M (queue 1, 2 nodes, 50 s) at 4 backfills: [4, 54) has 4 nodes free
+// and ends before H's slot.
+TEST(QueuesConservativeClassic, NonBackfillJobsWaitForTheReservationsAhead) {
+  const auto options =
+      with_queues({queue("main", "1", 0, true, true), queue("strict", "2", 0, false, true)});
+  const std::vector<TraceJob> trace = {job("R", 0, 6, 100, 100, "1"), job("H", 1, 8, 100, 100, "1"),
+                                       job("K", 2, 2, 500, 500, "2"), job("L", 3, 2, 50, 50, "2"),
+                                       job("M", 4, 2, 50, 50, "1")};
+  EXPECT_EQ(starts(replay(trace, 10, make_policy("conservative-classic"), options)),
+            (std::map<JobId, long>{{"R", 0}, {"H", 100}, {"K", 100}, {"L", 200}, {"M", 4}}));
+}
+
+// A job without a run limit starts only as the head or when no reservation is in force
+// (docs/semantics.md §2.10), even where nodes are spare for ever. 10 nodes, no --queues: R (6
+// nodes, 100 s) runs from 0; H (8 nodes) at 1 gets [100, 200); U (1 node, no limit, runs 10 s)
+// at 2 is not planned before H's slot, and from 100 finds 2 nodes free for ever: it starts
+// with H at 100.
+TEST(QueuesConservativeClassic, JobWithoutLimitWaitsForTheReservationsAhead) {
+  const std::vector<TraceJob> trace = {job("R", 0, 6, 100, 100), job("H", 1, 8, 100, 100),
+                                       job("U", 2, 1, 0, 10)};
+  EXPECT_EQ(starts(replay(trace, 10, make_policy("conservative-classic"))),
+            (std::map<JobId, long>{{"R", 0}, {"H", 100}, {"U", 100}}));
 }
 
 TEST(Queues, UnmatchedJobsGoToTheDefaultOrAreRejected) {
@@ -223,9 +300,6 @@ TEST(Queues, UnmatchedJobsGoToTheDefaultOrAreRejected) {
 }
 
 TEST(Queues, ConfigurationErrorsNameTheProblem) {
-  EXPECT_THROW(Scheduler(4, make_policy("conservative-classic"),
-                         with_queues({queue("q", "1", 0, true, true)})),
-               std::invalid_argument);
   EXPECT_THROW(
       Scheduler(4, make_policy("easy"),
                 with_queues({queue("q", "1", 0, true, true), queue("r", "1", 0, true, true)})),
@@ -261,7 +335,8 @@ TEST(QueuesProperty, LimitsHoldAndEveryJobEnds) {
                           static_cast<int>(random() % 3)));
     }
     const auto options = with_queues(queues, random() % 2 ? "q0" : "");
-    for (const std::string& policy : {"none", "easy", "easy-classic", "conservative"}) {
+    for (const std::string& policy :
+         {"none", "easy", "easy-classic", "conservative", "conservative-classic"}) {
       const ReplayResult result = replay(trace, 8, make_policy(policy), options);
       std::map<std::string, const QueueSpec*> by_id;
       for (const QueueSpec& spec : queues) by_id[spec.ids[0]] = &spec;
@@ -292,10 +367,43 @@ TEST(QueuesProperty, LimitsHoldAndEveryJobEnds) {
   }
 }
 
+// conservative-classic's promise with queues and jobs without limits: no job starts later than
+// its first reservation. Without slot limits and max_reserve_time nothing takes a reservation
+// back, and jobs without one start only where the plan has room (docs/semantics.md §2.10).
+TEST(QueuesProperty, ConservativeClassicKeepsItsFirstReservations) {
+  std::mt19937 random(11);
+  std::size_t promises = 0;
+  for (int round = 0; round < 80; ++round) {
+    std::vector<QueueSpec> queues;
+    const int queue_count = 1 + static_cast<int>(random() % 3);
+    for (int q = 0; q < queue_count; ++q) {
+      queues.push_back(queue("q" + std::to_string(q), std::to_string(q),
+                             static_cast<int>(random() % 3), random() % 2 == 0, random() % 2 == 0));
+    }
+    std::vector<TraceJob> trace;
+    for (int i = 0; i < 40; ++i) {
+      const long limit = random() % 6 == 0 ? 0 : 10 + static_cast<long>(random() % 400);
+      const long runtime = 1 + static_cast<long>(random() % 400);
+      trace.push_back(job(std::to_string(i), static_cast<long>(random() % 2000),
+                          1 + static_cast<int>(random() % 8), limit,
+                          limit > 0 ? std::min(runtime, limit) : runtime,
+                          std::to_string(random() % queue_count)));
+    }
+    const ReplayResult result =
+        replay(trace, 8, make_policy("conservative-classic"), with_queues(queues));
+    for (const auto& [id, reserved] : result.first_reservation) {
+      ++promises;
+      EXPECT_LE(result.start.at(id), reserved) << "round " << round << " job " << id;
+    }
+  }
+  EXPECT_GT(promises, 1000u);  // about half of the jobs are in reserving queues
+}
+
 // Watches the passes: a job of a non-backfill queue that starts while a job ahead of it, in a
 // reserving queue, still waits has started inside that job's reservation. Without slot limits
 // or max_reserve_time a blocked reserving job always holds its reservation, so under `easy`,
-// `conservative` and `none` (no extra nodes) this must never happen.
+// `conservative`, `none` and, with one priority, `conservative-classic` (no extra nodes) this
+// must never happen.
 struct NonBackfillWatch : testing::ReplayObserver {
   const QueueConfig* config = nullptr;
   std::map<JobId, Job> waiting;
@@ -355,6 +463,15 @@ TEST(QueuesProperty, NonBackfillJobsNeverStartInsideAReservation) {
       replay(trace, 8, make_policy(policy), options, &watch);
       EXPECT_EQ(watch.violations, 0) << policy << " round " << round;
     }
+    // conservative-classic plans a non-backfill job after the reservations ahead of it, but
+    // keeps the promise of one made before a job of a higher priority came: with one priority,
+    // the jobs ahead are always planned first.
+    for (QueueSpec& spec : queues) spec.priority = 0;
+    const auto one_priority = with_queues(queues);
+    NonBackfillWatch watch;
+    watch.config = one_priority.queues.get();
+    replay(trace, 8, make_policy("conservative-classic"), one_priority, &watch);
+    EXPECT_EQ(watch.violations, 0) << "conservative-classic round " << round;
   }
 }
 

@@ -67,7 +67,14 @@ TEST(StartEstimate, NeverForJobsThatCanNeverRun) {
     EXPECT_EQ(scheduler.estimate_start(job("big", 101, 10), 0), kNever) << policy.name;
     EXPECT_EQ(scheduler.estimate_start(job("none", 0, 10), 0), kNever) << policy.name;
   }
-  EXPECT_EQ(blocked_head("conservative-classic").estimate_start(job("nolimit", 1, -1), 0), kNever);
+}
+
+// A job without a limit never backfills (docs/semantics.md §2.10): behind job 1, reserved from
+// 100, it starts no earlier; from 100 it finds 40 nodes free for ever (job 1 takes 60 until
+// 200, then all 100 are free): conservative-classic's estimate is 100.
+TEST(StartEstimate, ConservativeClassicPlansAJobWithoutLimitAfterTheReservationsAhead) {
+  EXPECT_EQ(blocked_head("conservative-classic").estimate_start(job("nolimit", 1, -1), 0),
+            from_seconds(100));
 }
 
 // The estimate is computed after the queue's own order: a job that the order puts ahead of the

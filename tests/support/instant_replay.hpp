@@ -35,6 +35,8 @@ struct ReplayResult {
   std::map<JobId, Time> start;  // executed jobs
   std::map<JobId, MachineSet> machines;
   std::map<JobId, std::string> rejected;
+  // Each job's first reservation, for policies that make them (conservative-classic).
+  std::map<JobId, Time> first_reservation;
   Time makespan = 0;  // last finish
 };
 
@@ -106,6 +108,9 @@ inline ReplayResult replay(const std::vector<TraceJob>& trace, int machine_count
       }
       decisions = scheduler.schedule(now);
       observer->after_pass(scheduler, now, completed, decisions);
+    }
+    for (const FirstReservation& first : scheduler.take_first_reservations()) {
+      result.first_reservation.emplace(first.job_id, first.start);
     }
     for (const Decision& d : decisions) {
       if (d.kind == Decision::Kind::kReject) {

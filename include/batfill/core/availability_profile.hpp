@@ -46,6 +46,10 @@ class AvailabilityProfile {
   // where another rectangle begins.
   Time earliest_fit(Time from, Time duration, int nodes) const;
 
+  // Whether `nodes` nodes stay free over [start, start + duration), duration > 0, start at or
+  // after the origin; duration may be kNever ("for ever").
+  bool fits(Time start, Time duration, int nodes) const;
+
   // Where a rectangle already in the profile at [start, start + duration) could move: the
   // earliest fit from `from` as if it were taken out, never later than `start` (where it fits).
   // Read-only, so a compression that finds no earlier slot costs only the search.

@@ -52,13 +52,6 @@ class Policy {
  public:
   virtual ~Policy() = default;
 
-  // Whether jobs without a time limit must be rejected at submission. Policies that follow
-  // docs/semantics.md §2.10 accept them: such a job never backfills.
-  virtual bool needs_time_limits() const { return false; }
-  // Whether the policy applies configured queues (docs/semantics.md §2.10); the Scheduler
-  // refuses --queues otherwise.
-  virtual bool supports_queues() const { return true; }
-
   // Whether the policy plans with predicted runtimes; one that does not plans with walltimes
   // whatever the predictor (the spec's CONSERVATIVE, docs/semantics.md §2.9).
   virtual bool plans_with_predictions() const { return true; }

@@ -9,7 +9,12 @@
 // Rebuilding all reservations instead would be a different algorithm (it can push jobs later).
 //
 // One instant, in the core's order: completions free their remaining rectangles, compression,
-// new jobs are planned in queue order, then the jobs whose slot is now start.
+// then one walk in queue order places the new jobs and starts the jobs whose slot has come.
+//
+// Queues (docs/semantics.md §2.10) decide which jobs hold a reservation (slot_reserve, slot
+// limits, max_reserve_time) and which may be planned before the reservations ahead of them
+// (backfill, a run limit); a job without a reservation competes at each pass for what the plan
+// leaves free.
 //
 // The profile counts the whole machine; the real free nodes are checked again at start time.
 // They differ only when Batsim reports a completion after the planned end (an overdue job,
@@ -26,6 +31,7 @@
 #include "batfill/core/availability_profile.hpp"
 #include "batfill/core/freed_capacity_log.hpp"
 #include "batfill/core/policy.hpp"
+#include "batfill/core/queue_rules.hpp"
 
 namespace batfill {
 namespace {
@@ -36,11 +42,25 @@ struct Reservation {
   FreedCapacityLog::Version placed_at = 0;  // log version when this slot was chosen
 };
 
+// Whether some queue does not reserve, caps its nodes or releases reservations: only then may
+// a job hold a reservation at one pass and not at the next (docs/semantics.md §2.10).
+bool reservations_vary(const SchedulingView& view) {
+  if (view.queues == nullptr) return false;
+  for (const QueueSpec& queue : view.queues->queues) {
+    if (!queue.slot_reserve || queue.slot_limit != kNoSlotLimit ||
+        queue.user_slot_limit != kNoSlotLimit || queue.max_reserve_time != kNoTimeLimit) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // Everything planned, from the current instant on. Copyable, so that a waiting-time estimate
 // can play the next pass on a copy.
 class Plan {
  public:
-  Plan(int machine_count, Time now) : profile_(machine_count, now) {}
+  Plan(int machine_count, Time now, bool reservations_vary)
+      : profile_(machine_count, now), reservations_vary_(reservations_vary) {}
 
   void finish(const Job& job) {
     const auto it = running_.find(job.id);
@@ -64,73 +84,158 @@ class Plan {
     replan_due_ = true;
   }
 
-  // Brings the plan to `view.now`: compression after completions, then the new jobs. Afterwards
-  // the plan's waiting jobs are the queue's, at the same positions.
-  void catch_up(const SchedulingView& view) {
+  // Brings the plan to `view.now` up to the new jobs: compression after completions, with the
+  // reservations the queues grant in this pass. Afterwards the plan's waiting jobs are the
+  // queue's, at the same positions; place_and_start places the new ones.
+  void catch_up(const SchedulingView& view, QueueGate& gate) {
     first_reservations_.clear();
+    now_ = view.now;
     profile_.advance_to(view.now);
     freed_.forget_before(view.now);
     if (freed_until_ > view.now) freed_.record(view.now);
     freed_until_ = view.now;
-    bool new_jobs = follow(*view.queue);
-    if (replan_due_) {
-      for (Waiting& waiting : waiting_) {
-        if (waiting.planned) take_out(*waiting.job, waiting.slot);
-        waiting.planned = false;
-      }
-      new_jobs = !waiting_.empty();
-      replan_due_ = false;
-    }
-    if (compression_due_) compress_all(view.now);
-    if (new_jobs) {
-      for (Waiting& waiting : waiting_) {
-        if (!waiting.planned) {
-          waiting.slot = place(*waiting.job, view.now);
-          waiting.planned = true;
-          note_first_reservation(waiting);
-        }
-      }
-    }
+    placement_due_ = follow(*view.queue) || placement_due_;
+    if (replan_due_) replan();
+    if (reservations_vary_) grant_reservations(gate, view.now);
+    if (compression_due_) compress_all(view.now, gate);
   }
 
-  // The slot of the job at `position` in the queue of the last catch_up.
-  Time reserved_start(std::size_t position) const { return waiting_[position].slot.start; }
-  Time reserved_start(const Job& job) const {
-    for (const Waiting& waiting : waiting_) {
-      if (waiting.job == &job) return waiting.slot.start;
+  // One walk in queue order: each new job (or one granted a reservation again) gets its slot,
+  // and the jobs whose slot has come start if their nodes are really free; so do the jobs
+  // without a reservation that fit where none is needed. With `may_start` false (an estimate)
+  // nothing starts. Returns the started jobs, in start order.
+  std::vector<const Job*> place_and_start(const SchedulingView& view, QueueGate& gate,
+                                          bool may_start) {
+    std::vector<const Job*> started;
+    Walk walk{Ahead{view.now}, may_start ? view.free_nodes : 0, due_count(view.now), competing_};
+    const bool placing = std::exchange(placement_due_, false);
+    for (std::size_t position = 0; position < waiting_.size(); ++position) {
+      if (!placing && !walk.may_start_more()) break;
+      Waiting& waiting = waiting_[position];
+      if (!waiting.planned && waiting.reserving) {
+        place(waiting, walk.ahead.earliest_for(*waiting.job, gate, view.now));
+        if (waiting.slot.start <= view.now) ++walk.due;
+      }
+      if (!may_start_now(waiting, walk, gate)) continue;
+      const Job* job = waiting.job;
+      start(position, view.now);
+      gate.start(*job);
+      walk.free_nodes -= job->nodes;
+      started.push_back(job);
     }
-    throw std::logic_error("conservative-classic: job '" + job.id + "' has no reservation");
+    return started;
   }
-  // How many waiting jobs have a slot at or before `now`.
-  std::size_t due_count(Time now) const {
-    return static_cast<std::size_t>(std::upper_bound(starts_.begin(), starts_.end(), now) -
-                                    starts_.begin());
+
+  // When `job`, a waiting job of the last walk, is planned to start: its slot, or, without a
+  // reservation, the slot it would get (an estimate only).
+  Time planned_start(const Job& job, const QueueGate& gate, Time now) const {
+    Ahead ahead{now};
+    for (const Waiting& waiting : waiting_) {
+      if (waiting.job == &job) {
+        if (waiting.planned) return waiting.slot.start;
+        const Time from = ahead.earliest_for(job, gate, now);
+        return from == kNever ? kNever : profile_.earliest_fit(from, occupancy(job), job.nodes);
+      }
+      if (waiting.job != nullptr) ahead.see(waiting);
+    }
+    throw std::logic_error("conservative-classic: job '" + job.id + "' is not planned");
   }
 
   std::vector<FirstReservation> take_first_reservations() {
     return std::exchange(first_reservations_, {});
   }
 
-  // Starts the job at `position` in the queue of the last catch_up. Its entry stays, empty,
-  // until the next catch_up, so the positions of the others hold for the rest of the pass.
-  void start(std::size_t position) {
+ private:
+  struct Waiting {
+    explicit Waiting(const Job* new_job) : job(new_job) {}
+    const Job* job;  // null once started
+    Reservation slot;
+    bool planned = false;   // holds a slot in the profile (kNever: its start is unknown)
+    bool reserving = true;  // its queue grants it a reservation in this pass
+    bool reserved = false;  // has had a known slot, whose first start was reported
+  };
+
+  // The reservations of the jobs ahead of the one visited, in a walk in queue order.
+  struct Ahead {
+    Time latest;           // their latest known start, `now` if none is later
+    bool unknown = false;  // one of them has no known start
+
+    void see(const Waiting& waiting) {
+      if (!waiting.planned) return;
+      if (waiting.slot.start == kNever) {
+        unknown = true;
+      } else {
+        latest = std::max(latest, waiting.slot.start);
+      }
+    }
+    // The earliest start of a new reservation of `job`. Nothing is planned behind an unknown
+    // start, and only a job that may backfill (a backfill queue and a run limit) is planned
+    // before a reservation ahead of it: any other starts only once none is in force
+    // (docs/semantics.md §2.10).
+    Time earliest_for(const Job& job, const QueueGate& gate, Time now) const {
+      if (unknown) return kNever;
+      return gate.may_backfill(job) ? now : latest;
+    }
+    // The earliest start a reservation held from `start` may move to. One made before the
+    // reservations ahead that start later (they came since, with a higher priority, or have no
+    // known start) keeps its promise and moves as any other: the jobs ahead had the first pick.
+    Time earliest_move_for(const Job& job, const QueueGate& gate, Time now, Time start) const {
+      if (start == kNever) return earliest_for(job, gate, now);
+      return gate.may_backfill(job) || unknown || start < latest ? now : latest;
+    }
+  };
+
+  // What one walk has seen: the due and competing jobs still to visit, the nodes really free,
+  // the reservations ahead.
+  struct Walk {
+    Ahead ahead;
+    int free_nodes;
+    std::size_t due;
+    std::size_t competing;
+    bool may_start_more() const { return free_nodes > 0 && (due > 0 || competing > 0); }
+  };
+
+  // Whether the job may start now; counts it off the due or competing jobs of the walk.
+  bool may_start_now(const Waiting& waiting, Walk& walk, const QueueGate& gate) {
+    const Job& job = *waiting.job;
+    if (waiting.planned) {
+      if (waiting.slot.start > now_) {
+        walk.ahead.see(waiting);
+        return false;
+      }
+      --walk.due;
+    } else {
+      --walk.competing;
+    }
+    if (job.nodes > walk.free_nodes || !gate.within_limits(job)) return false;
+    return waiting.planned || fits_without_reservation(job, walk.ahead, gate);
+  }
+
+  // A job without a reservation starts where the plan has room for its whole run, and, unless
+  // it may backfill, only once no reservation ahead of it is in force.
+  bool fits_without_reservation(const Job& job, const Ahead& ahead, const QueueGate& gate) const {
+    return ahead.earliest_for(job, gate, now_) == now_ &&
+           profile_.fits(now_, occupancy(job), job.nodes);
+  }
+
+  // Starts the job at `position` of the walk. Its entry stays, empty, until the next
+  // catch_up, so the positions of the others hold for the rest of the pass.
+  void start(std::size_t position, Time now) {
     Waiting& waiting = waiting_[position];
-    forget_start(waiting.slot.start);
-    // A job kept from starting by a late report keeps its rectangle: it is planned as if it had
-    // started at its slot, and is overdue by its delay at the end (docs/semantics.md §2.5).
-    // Held from now instead, it would overlap the reservations after it, and a profile below
-    // zero there would block every compression across it.
+    if (waiting.planned) {
+      // A job kept from starting by a late report keeps its rectangle: it is planned as if it
+      // had started at its slot, and is overdue by its delay at the end (docs/semantics.md
+      // §2.5). Held from now instead, it would overlap the reservations after it, and a
+      // profile below zero there would block every compression across it.
+      forget_start(waiting.slot.start);
+    } else {
+      const Job& job = *waiting.job;
+      waiting.slot = {now, add_saturating(now, occupancy(job)), freed_.version()};
+      profile_.reserve(waiting.slot.start, waiting.slot.end, job.nodes);
+    }
     running_.emplace(waiting.job->id, waiting.slot);
     waiting.job = nullptr;
   }
-
- private:
-  struct Waiting {
-    const Job* job = nullptr;  // null once started
-    Reservation slot;
-    bool planned = false;   // false until the job's first slot is chosen
-    bool reserved = false;  // has had a known slot, whose first start was reported
-  };
 
   // Reports the job's first known slot: the start it was promised.
   void note_first_reservation(Waiting& waiting) {
@@ -158,8 +263,7 @@ class Plan {
       waiting_.erase(std::remove_if(waiting_.begin(), waiting_.end(),
                                     [](const Waiting& waiting) { return waiting.job == nullptr; }),
                      waiting_.end());
-      for (std::size_t i = position; i < queue.size(); ++i)
-        waiting_.push_back({queue[i], {}, false});
+      for (std::size_t i = position; i < queue.size(); ++i) waiting_.push_back(Waiting{queue[i]});
       return position < queue.size();
     }
     std::unordered_map<const Job*, const Waiting*> planned;
@@ -172,10 +276,43 @@ class Plan {
     for (const Job* job : queue) {
       const auto it = planned.find(job);
       new_jobs = new_jobs || it == planned.end();
-      followed.push_back(it == planned.end() ? Waiting{job, {}, false} : *it->second);
+      followed.push_back(it == planned.end() ? Waiting{job} : *it->second);
     }
     waiting_ = std::move(followed);
     return new_jobs;
+  }
+
+  // After a correction every waiting job is planned again, in queue order.
+  void replan() {
+    for (Waiting& waiting : waiting_) {
+      if (waiting.planned) take_out(*waiting.job, waiting.slot);
+      waiting.planned = false;
+    }
+    placement_due_ = true;
+    replan_due_ = false;
+  }
+
+  // Which jobs hold a reservation in this pass (docs/semantics.md §2.10): those of reserving
+  // queues that no slot limit holds and whose reservation has not reached max_reserve_time. A
+  // job that loses its reservation gives its slot back: it competes without one.
+  void grant_reservations(QueueGate& gate, Time now) {
+    competing_ = 0;
+    for (Waiting& waiting : waiting_) {
+      const Job& job = *waiting.job;
+      waiting.reserving = gate.within_limits(job) && gate.may_reserve(job);
+      if (waiting.reserving) {
+        placement_due_ = placement_due_ || !waiting.planned;
+        continue;
+      }
+      ++competing_;
+      if (!waiting.planned) continue;
+      take_out(job, waiting.slot);
+      waiting.planned = false;
+      if (waiting.slot.start != kNever) {
+        freed_.record(std::max(waiting.slot.start, now));
+        compression_due_ = true;
+      }
+    }
   }
 
   // Compression, in queue order. It is skipped when nothing was freed since the last one began:
@@ -183,38 +320,47 @@ class Plan {
   // planned end (its nodes were already free in the plan, and the jobs waiting for them are
   // due), unless the last compression moved jobs: their old slots may suit the jobs it had
   // already passed, as at any completion (docs/semantics.md §2.5).
-  void compress_all(Time now) {
+  void compress_all(Time now, const QueueGate& gate) {
     compression_due_ = false;
     if (freed_.version() == compressed_from_) return;
     compressed_from_ = freed_.version();
+    Ahead ahead{now};
     for (Waiting& waiting : waiting_) {
       if (!waiting.planned) continue;
-      compress(*waiting.job, waiting.slot, now);
+      compress(waiting, ahead.earliest_move_for(*waiting.job, gate, now, waiting.slot.start), gate);
       note_first_reservation(waiting);
+      ahead.see(waiting);
     }
   }
 
-  // Moves the job to its earliest slot with all others in place. Two cheap tests first tell
-  // that it cannot move: no capacity was freed before its planned end since its slot was
-  // chosen (the slot was the earliest fit then, and adding rectangles only takes nodes), or no
-  // instant before its slot even has its nodes free.
-  void compress(const Job& job, Reservation& slot, Time now) {
+  // Moves the job to its earliest slot from `from` with all others in place. Two cheap tests
+  // first tell that it cannot move: no capacity was freed before its planned end since its slot
+  // was chosen (the slot was the earliest fit then, and adding rectangles only takes nodes), or
+  // no instant before its slot even has its nodes free. The first does not hold for a job
+  // planned after the reservations ahead of it: those may have moved earlier.
+  void compress(Waiting& waiting, Time from, const QueueGate& gate) {
+    const Job& job = *waiting.job;
+    Reservation& slot = waiting.slot;
     // A due job keeps its slot, even one in the past: it waits for nodes held by a job
     // reported after its planned end, and starts at that report (docs/semantics.md §2.5).
     // Planning it again from now could push it behind later reservations.
-    if (slot.start <= now) return;
-    const Reservation old = slot;
-    if (freed_.earliest_since(slot.placed_at) >= slot.end) return;
-    const Time start = profile_.earliest_move(now, slot.start, occupancy(job), job.nodes);
+    if (slot.start <= now_ || from >= slot.start) return;
+    if (gate.may_backfill(job) && freed_.earliest_since(slot.placed_at) >= slot.end) return;
+    const Time start = profile_.earliest_move(from, slot.start, occupancy(job), job.nodes);
     if (start == slot.start) return;
+    const Reservation old = slot;
     take_out(job, old);
     slot = put_at(job, start);
-    const Time freed_from = std::max(old.start, slot.end);
-    freed_.record(freed_from);
+    if (old.start != kNever) freed_.record(std::max(old.start, slot.end));
   }
 
-  Reservation place(const Job& job, Time now) {
-    return put_at(job, profile_.earliest_fit(now, occupancy(job), job.nodes));
+  void place(Waiting& waiting, Time from) {
+    const Job& job = *waiting.job;
+    const Time start =
+        from == kNever ? kNever : profile_.earliest_fit(from, occupancy(job), job.nodes);
+    waiting.slot = put_at(job, start);
+    waiting.planned = true;
+    note_first_reservation(waiting);
   }
   Reservation put_at(const Job& job, Time start) {
     const Reservation slot{start, add_saturating(start, occupancy(job)), freed_.version()};
@@ -229,6 +375,11 @@ class Plan {
   void forget_start(Time start) {
     starts_.erase(std::lower_bound(starts_.begin(), starts_.end(), start));
   }
+  // How many waiting jobs have a slot at or before `now`.
+  std::size_t due_count(Time now) const {
+    return static_cast<std::size_t>(std::upper_bound(starts_.begin(), starts_.end(), now) -
+                                    starts_.begin());
+  }
 
   AvailabilityProfile profile_;
   // The waiting jobs and their slots, in the queue's order: compression visits every one of
@@ -242,8 +393,12 @@ class Plan {
   // Started jobs by id: the Scheduler reports completions with a copy of the job.
   std::unordered_map<JobId, Reservation> running_;
   FreedCapacityLog freed_;
-  std::vector<FirstReservation> first_reservations_;  // made by the last catch_up
+  std::vector<FirstReservation> first_reservations_;  // made by the last pass
+  Time now_ = 0;                                      // of the last catch_up
   Time freed_until_ = 0;  // end of what completions since the last instant gave back
+  bool reservations_vary_;
+  std::size_t competing_ = 0;   // waiting jobs without a reservation in this pass
+  bool placement_due_ = false;  // some waiting job should get a slot
   bool compression_due_ = false;
   FreedCapacityLog::Version compressed_from_ = 0;  // the log's version when the last one began
   bool replan_due_ = false;                        // a running job was extended by a correction
@@ -251,29 +406,11 @@ class Plan {
 
 class ConservativeClassic final : public Policy {
  public:
-  // The profile plans every job for its whole limit; queues (docs/semantics.md §2.10) are not
-  // implemented here.
-  bool needs_time_limits() const override { return true; }
-  bool supports_queues() const override { return false; }
-
   std::vector<const Job*> select_jobs_to_start(const SchedulingView& view) override {
-    if (!plan_) plan_.emplace(view.machine_count, view.now);
-    plan_->catch_up(view);
-    std::vector<const Job*> started;
-    int free_nodes = view.free_nodes;
-    std::size_t due = plan_->due_count(view.now);
-    const std::vector<const Job*>& queue = *view.queue;
-    for (std::size_t position = 0; due > 0 && free_nodes > 0 && position < queue.size();
-         ++position) {
-      const Job* job = queue[position];
-      if (plan_->reserved_start(position) > view.now) continue;
-      --due;
-      if (job->nodes > free_nodes) continue;
-      free_nodes -= job->nodes;
-      plan_->start(position);
-      started.push_back(job);
-    }
-    return started;
+    if (!plan_) plan_.emplace(view.machine_count, view.now, reservations_vary(view));
+    QueueGate gate(view, &clock_);
+    plan_->catch_up(view, gate);
+    return plan_->place_and_start(view, gate, /*may_start=*/true);
   }
 
   std::vector<FirstReservation> take_first_reservations() override {
@@ -288,15 +425,18 @@ class ConservativeClassic final : public Policy {
     if (plan_) plan_->extend(job, planned_end(job, start));
   }
 
-  // Exact: the slot the next pass would give the job.
+  // Exact for a job that would hold a reservation: the slot the next pass would give it.
   Time estimate_start(const Job& job, const SchedulingView& view) const override {
-    Plan next = plan_ ? *plan_ : Plan(view.machine_count, view.now);
-    next.catch_up(view);
-    return next.reserved_start(job);
+    Plan next = plan_ ? *plan_ : Plan(view.machine_count, view.now, reservations_vary(view));
+    QueueGate gate(view, nullptr);
+    next.catch_up(view, gate);
+    next.place_and_start(view, gate, /*may_start=*/false);
+    return next.planned_start(job, gate, view.now);
   }
 
  private:
   std::optional<Plan> plan_;  // created at the first pass, when the machine size is known
+  ReservationClock clock_;
 };
 
 }  // namespace
