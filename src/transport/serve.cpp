@@ -1,7 +1,11 @@
 #include "batfill/transport/serve.hpp"
 
+#include <sys/resource.h>
+
+#include <cstdio>
 #include <memory>
 #include <sstream>
+#include <string_view>
 #include <zmq.hpp>
 
 #include "batfill/adapter/responder.hpp"
@@ -19,11 +23,46 @@ std::string seconds_text(std::chrono::milliseconds duration) {
   return text.str();
 }
 
-// The next request, or the exit status when none comes.
+// The next request, or the exit status when none comes. The text is read where ZeroMQ put it.
 struct Received {
-  std::string text;
+  zmq::message_t message;
   int status = kServeDone;
+  std::string_view text() const { return {message.data<char>(), message.size()}; }
 };
+
+// Processor time of the process (every thread, ZeroMQ's I/O thread included) or of the calling
+// thread, in seconds.
+struct CpuTime {
+  double user = 0;
+  double system = 0;
+};
+
+CpuTime cpu_time(int who) {
+  rusage usage{};
+  getrusage(who, &usage);
+  const auto seconds = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
+  };
+  return {seconds(usage.ru_utime), seconds(usage.ru_stime)};
+}
+
+// What answering cost, per message, at the end of a run (docs/protocol.md §1.5).
+void log_cost(const adapter::Log& log, long messages) {
+  if (messages == 0) return;
+  const CpuTime process = cpu_time(RUSAGE_SELF);
+  const CpuTime thread = cpu_time(RUSAGE_THREAD);
+  const auto micro = [messages](double seconds) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f", 1e6 * seconds / static_cast<double>(messages));
+    return std::string(text);
+  };
+  char totals[128];
+  std::snprintf(totals, sizeof totals, "%ld messages answered; CPU %.3f s user + %.3f s sys",
+                messages, process.user, process.system);
+  log.info(std::string(totals) + ", per message " + micro(process.user) + " us user + " +
+           micro(process.system) + " us sys (answering thread " + micro(thread.user) + " us + " +
+           micro(thread.system) + " us, the rest ZeroMQ's I/O thread)");
+}
 
 // Waits for the socket or the monitor until `deadline`: true when a request is ready.
 bool wait_for_request(zmq::socket_t& socket, PeerMonitor& monitor, Clock::time_point deadline,
@@ -44,7 +83,8 @@ bool wait_for_request(zmq::socket_t& socket, PeerMonitor& monitor, Clock::time_p
 
 Received receive(zmq::socket_t& socket, PeerMonitor& monitor, const ServeOptions& options,
                  long index, std::ostream& errors) {
-  zmq::message_t request;
+  Received received;
+  zmq::message_t& request = received.message;
   try {
     bool peer_lost = false;
     if (!wait_for_request(socket, monitor, Clock::now() + options.timeout, peer_lost)) {
@@ -52,18 +92,20 @@ Received receive(zmq::socket_t& socket, PeerMonitor& monitor, const ServeOptions
         errors << "batfill serve: Batsim closed the connection on " << options.endpoint
                << " before message #" << index << ": it exited or crashed, or sent a message "
                << "larger than " << (kMaxMessageBytes >> 20) << " MiB (docs/protocol.md §1.4)\n";
-        return {"", kServeSocketError};
+        received.status = kServeSocketError;
+        return received;
       }
       errors << "batfill serve: no message from Batsim for " << seconds_text(options.timeout)
              << " on " << options.endpoint << "; is it still running?\n";
-      return {"", kServeTimeout};
+      received.status = kServeTimeout;
+      return received;
     }
     if (!socket.recv(request)) throw zmq::error_t();
   } catch (const zmq::error_t& e) {
     errors << "batfill serve: receiving message #" << index << ": " << e.what() << '\n';
-    return {"", kServeSocketError};
+    received.status = kServeSocketError;
   }
-  return {request.to_string(), kServeDone};
+  return received;
 }
 
 // Batsim has no timeout of its own: left without a reply it would wait forever. This reply
@@ -78,15 +120,16 @@ void stop_batsim(zmq::socket_t& socket, const std::string& error) {
   }
 }
 
-// The REP loop: one reply per request until SIMULATION_ENDS is answered.
+// The REP loop: one reply per request until SIMULATION_ENDS is answered. `index` counts the
+// requests answered.
 int answer_until_the_end(zmq::socket_t& socket, PeerMonitor& monitor, adapter::Responder& responder,
-                         const ServeOptions& options, std::ostream& errors) {
-  for (long index = 0;; ++index) {
+                         const ServeOptions& options, std::ostream& errors, long& index) {
+  for (index = 0;; ++index) {
     const Received request = receive(socket, monitor, options, index, errors);
     if (request.status != kServeDone) return request.status;
     std::string reply;
     try {
-      reply = responder.reply_to(request.text);
+      reply = responder.reply_to(request.text());
     } catch (const adapter::RequestError& e) {
       // Batsim blocks on a reply that will never come; exiting cleanly is what matters, and
       // experiment runners then stop Batsim.
@@ -100,7 +143,10 @@ int answer_until_the_end(zmq::socket_t& socket, PeerMonitor& monitor, adapter::R
       errors << "batfill serve: replying to message #" << index << ": " << e.what() << '\n';
       return kServeSocketError;
     }
-    if (responder.finished()) return kServeDone;
+    if (responder.finished()) {
+      ++index;
+      return kServeDone;
+    }
   }
 }
 
@@ -131,7 +177,10 @@ int serve(const ServeOptions& options, std::ostream& errors) {
     return kServeSocketError;
   }
   log.info("waiting for Batsim on " + options.endpoint);
-  return answer_until_the_end(socket, *monitor, *responder, options, errors);
+  long answered = 0;
+  const int status = answer_until_the_end(socket, *monitor, *responder, options, errors, answered);
+  log_cost(log, answered);
+  return status;
 }
 
 }  // namespace batfill::transport
