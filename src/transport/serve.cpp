@@ -64,17 +64,28 @@ void log_cost(const adapter::Log& log, long messages) {
            micro(thread.system) + " us, the rest ZeroMQ's I/O thread)");
 }
 
-// Waits for the socket or the monitor until `deadline`: true when a request is ready.
-bool wait_for_request(zmq::socket_t& socket, PeerMonitor& monitor, Clock::time_point deadline,
-                      bool& peer_lost) {
+// How long serve waits in a receive before looking at the monitor: a peer's death is noticed
+// within this. Polling the socket and the monitor together at every message cost ZeroMQ calls
+// worth more than answering the message (docs/protocol.md §1.5).
+constexpr std::chrono::milliseconds kMonitorSlice(20);
+
+// Receives the next request into `request` before `deadline`, looking at the monitor between
+// slices: false when none came (`peer_lost` says whether the peer died).
+bool receive_until(zmq::socket_t& socket, PeerMonitor& monitor, Clock::time_point deadline,
+                   zmq::message_t& request, bool& peer_lost) {
+  std::chrono::milliseconds slice = kMonitorSlice;
   while (true) {
     const auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
     if (left.count() <= 0) return false;
-    zmq::pollitem_t items[] = {{socket.handle(), 0, ZMQ_POLLIN, 0}, monitor.poll_item()};
-    zmq::poll(items, 2, left);
-    if ((items[0].revents & ZMQ_POLLIN) != 0) return true;
-    if ((items[1].revents & ZMQ_POLLIN) != 0 && monitor.peer_lost()) {
+    if (std::min(left, kMonitorSlice) != slice) {
+      slice = std::min(left, kMonitorSlice);
+      socket.set(zmq::sockopt::rcvtimeo, static_cast<int>(slice.count()));
+    }
+    if (socket.recv(request)) return true;
+    zmq::pollitem_t events[] = {monitor.poll_item()};
+    zmq::poll(events, 1, std::chrono::milliseconds(0));
+    if ((events[0].revents & ZMQ_POLLIN) != 0 && monitor.peer_lost()) {
       peer_lost = true;
       return false;
     }
@@ -87,7 +98,7 @@ Received receive(zmq::socket_t& socket, PeerMonitor& monitor, const ServeOptions
   zmq::message_t& request = received.message;
   try {
     bool peer_lost = false;
-    if (!wait_for_request(socket, monitor, Clock::now() + options.timeout, peer_lost)) {
+    if (!receive_until(socket, monitor, Clock::now() + options.timeout, request, peer_lost)) {
       if (peer_lost) {
         errors << "batfill serve: Batsim closed the connection on " << options.endpoint
                << " before message #" << index << ": it exited or crashed, or sent a message "
@@ -100,7 +111,6 @@ Received receive(zmq::socket_t& socket, PeerMonitor& monitor, const ServeOptions
       received.status = kServeTimeout;
       return received;
     }
-    if (!socket.recv(request)) throw zmq::error_t();
   } catch (const zmq::error_t& e) {
     errors << "batfill serve: receiving message #" << index << ": " << e.what() << '\n';
     received.status = kServeSocketError;
@@ -168,6 +178,7 @@ int serve(const ServeOptions& options, std::ostream& errors) {
   socket.set(zmq::sockopt::linger, 5000);
   // ZeroMQ drops a peer that sends more; the monitor then reports it (docs/protocol.md §1.4).
   socket.set(zmq::sockopt::maxmsgsize, static_cast<int64_t>(kMaxMessageBytes));
+  socket.set(zmq::sockopt::rcvtimeo, static_cast<int>(kMonitorSlice.count()));
   std::unique_ptr<PeerMonitor> monitor;
   try {
     monitor = std::make_unique<PeerMonitor>(context, socket, "serve");
