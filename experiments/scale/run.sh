@@ -3,7 +3,9 @@
 # each copy shifted past the previous one's makespan; wall time and peak memory per policy, and
 # a check that every copy was scheduled exactly like the first. Writes results.md (and
 # scale.png/svg when matplotlib is installed). Generated traces go to work/ (not committed).
-# CPU time is reported beside wall time: on a shared machine it is the steadier of the two.
+# CPU time is reported beside wall time: on a shared machine it is the steadier of the two; the
+# replay's CPU is compared with its first pass's CPU (experiments/scale/compare.sh does it for
+# two builds side by side).
 # The 10M trace runs only POLICIES_10M (default: easy), as one run takes about a minute.
 # Usage: experiments/scale/run.sh [BUILD_DIR]      (from anywhere; needs python3, /usr/bin/time)
 set -euo pipefail
@@ -29,7 +31,7 @@ done
 shift_s=$(( (shift_s / 1000000 + 1) * 1000000 ))
 id_step=1000000   # 10^d above SDSC-BLUE's largest id (243,306)
 
-echo "trace,copies,jobs,policy,wall_s,cpu_s,first_pass_s,max_rss_mb,copies_identical" \
+echo "trace,copies,jobs,policy,wall_s,cpu_s,first_pass_s,first_pass_cpu_s,max_rss_mb,copies_identical" \
   > "$WORK/results.csv"
 for copies in $SIZES; do
   trace="$WORK/blue_x$copies.swf"
@@ -43,17 +45,19 @@ for copies in $SIZES; do
       "$BATFILL" simulate "$trace" --backfill "$p" --no-progress --output "$out" > "$out.log"
     read -r wall rss user sys < "$out.time"
     cpu=$(python3 -c "print(f'{$user + $sys:.2f}')")
-    # The summary's "reading" time: the first pass over the whole trace (docs/semantics.md §5.11).
-    first_pass=$(sed -n 's/.*(reading \([0-9.]*\) s.*/\1/p' "$out.log")
+    # The summary's "reading" times: the first pass over the whole trace (docs/semantics.md
+    # §5.11), wall and CPU.
+    first_pass=$(sed -n 's/^wall time: .*(reading \([0-9.]*\) s.*/\1/p' "$out.log")
+    first_pass_cpu=$(sed -n 's/^CPU time: .*(reading \([0-9.]*\) s)/\1/p' "$out.log")
     same=yes
     if [ "$copies" -gt 1 ]; then
       python3 "$HERE/check_copies.py" "${out}_jobs.csv" "$copies" "$shift_s" "$id_step" \
         > "$out.check" || same=NO
     fi
-    echo "SDSC-BLUE,$copies,$jobs,$p,$wall,$cpu,$first_pass,$(( rss / 1024 )),$same" \
+    echo "SDSC-BLUE,$copies,$jobs,$p,$wall,$cpu,$first_pass,$first_pass_cpu,$(( rss / 1024 )),$same" \
       >> "$WORK/results.csv"
     rm -f "${out}_jobs.csv"
-    echo "x$copies $p: ${wall} s (CPU $cpu s, first pass $first_pass s), $(( rss / 1024 )) MB, copies identical: $same"
+    echo "x$copies $p: ${wall} s (CPU $cpu s, first pass $first_pass s, CPU $first_pass_cpu s), $(( rss / 1024 )) MB, copies identical: $same"
   done
 done
 python3 "$HERE/report.py" "$WORK/results.csv" "$HERE/results.md" "$HERE"

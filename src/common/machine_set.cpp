@@ -2,24 +2,39 @@
 
 #include <cctype>
 #include <charconv>
-#include <sstream>
 #include <stdexcept>
+#include <string_view>
 
 namespace batfill {
 namespace {
 
 using Interval = boost::icl::discrete_interval<int>;
 
-int parse_id(const std::string& part, const std::string& digits) {
-  if (digits.empty() || digits.size() > 9) {
-    throw std::invalid_argument("bad machine id in interval set part '" + part + "'");
-  }
+int parse_id(std::string_view part, std::string_view digits) {
+  const auto bad = [&] {
+    return std::invalid_argument("bad machine id in interval set part '" + std::string(part) + "'");
+  };
+  if (digits.empty() || digits.size() > 9) throw bad();
+  int id = 0;
   for (char c : digits) {
-    if (!std::isdigit(static_cast<unsigned char>(c))) {
-      throw std::invalid_argument("bad machine id in interval set part '" + part + "'");
-    }
+    if (!std::isdigit(static_cast<unsigned char>(c))) throw bad();
+    id = id * 10 + (c - '0');  // at most 9 digits: no overflow
   }
-  return std::stoi(digits);
+  return id;
+}
+
+// The parts of an interval set, separated by whitespace as a stream reads words; a message
+// carries one set per completion, so no stream is built for it.
+bool next_part(std::string_view& rest, std::string_view& part) {
+  const auto space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+  std::size_t begin = 0;
+  while (begin < rest.size() && space(rest[begin])) ++begin;
+  if (begin == rest.size()) return false;
+  std::size_t end = begin;
+  while (end < rest.size() && !space(rest[end])) ++end;
+  part = rest.substr(begin, end - begin);
+  rest.remove_prefix(end);
+  return true;
 }
 
 }  // namespace
@@ -60,13 +75,12 @@ void append_machine_set(std::string& out, const MachineSet& machines) {
   }
 }
 
-MachineSet parse_machine_set(const std::string& text) {
+MachineSet parse_machine_set(std::string_view text) {
   MachineSet set;
-  std::istringstream parts(text);
-  std::string part;
-  while (parts >> part) {
+  std::string_view part;
+  while (next_part(text, part)) {
     const std::size_t dash = part.find('-');
-    if (dash == std::string::npos) {
+    if (dash == std::string_view::npos) {
       const int id = parse_id(part, part);
       set.insert(Interval::closed(id, id));
       continue;
@@ -74,7 +88,8 @@ MachineSet parse_machine_set(const std::string& text) {
     const int first = parse_id(part, part.substr(0, dash));
     const int last = parse_id(part, part.substr(dash + 1));
     if (last < first) {
-      throw std::invalid_argument("interval set part '" + part + "' ends before it starts");
+      throw std::invalid_argument("interval set part '" + std::string(part) +
+                                  "' ends before it starts");
     }
     set.insert(Interval::closed(first, last));
   }

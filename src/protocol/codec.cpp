@@ -33,15 +33,29 @@ std::string json_text(const Value& value) {
   return std::string(buffer.GetString(), buffer.GetSize());
 }
 
+// The event a field belongs to, spelled out only for an error: naming "event 2
+// (JOB_COMPLETED)" up front for every object of every message showed in serve's profile.
+struct Where {
+  std::optional<rapidjson::SizeType> event;  // none: the envelope
+  std::string_view type;                     // the event's type, once read
+  std::string text() const {
+    if (!event) return "";
+    const std::string at = "event " + std::to_string(*event);
+    return type.empty() ? at : at + " (" + std::string(type) + ")";
+  }
+};
+
 // The members of one JSON object, read with errors that name where they come from:
-// `where` is "event 2 (JOB_COMPLETED)" (empty for the envelope), `path` the enclosing keys.
+// `where` the event ("event 2 (JOB_COMPLETED)", nothing for the envelope), `path` the enclosing
+// keys.
 class Fields {
  public:
-  Fields(const Value& object, std::string where, std::string path = "")
-      : object_(object), where_(std::move(where)), path_(std::move(path)) {}
+  Fields(const Value& object, const Where& where, std::string path = "")
+      : object_(object), where_(&where), path_(std::move(path)) {}
 
   [[noreturn]] void fail(const std::string& what) const {
-    throw ProtocolError(where_.empty() ? what : where_ + ": " + what);
+    const std::string where = where_->text();
+    throw ProtocolError(where.empty() ? what : where + ": " + what);
   }
   std::string name(const char* key) const { return "'" + path_ + key + "'"; }
 
@@ -62,6 +76,13 @@ class Fields {
       fail("field " + name(key) + " must be a string, got " + json_text(value));
     // With its length: "\u0000" inside an id is a character like any other.
     return std::string(value.GetString(), value.GetStringLength());
+  }
+
+  // The same without a copy, valid while the document lives.
+  std::string_view string_view(const char* key) const {
+    const Value& value = require(key, "string");
+    if (!value.IsString()) string(key);  // fails naming the field
+    return {value.GetString(), value.GetStringLength()};
   }
 
   std::optional<std::string> optional_string(const char* key) const {
@@ -93,7 +114,7 @@ class Fields {
   }
 
   MachineSet machines(const char* key) const {
-    const std::string text = string(key);
+    const std::string_view text = string_view(key);
     try {
       return parse_machine_set(text);
     } catch (const std::invalid_argument& e) {
@@ -105,7 +126,7 @@ class Fields {
     const Value& value = require(key, "object");
     if (!value.IsObject())
       fail("field " + name(key) + " must be an object, got " + json_text(value));
-    return Fields(value, where_, path_ + key + ".");
+    return Fields(value, *where_, path_ + key + ".");
   }
 
   const Value& array(const char* key) const {
@@ -115,7 +136,7 @@ class Fields {
   }
 
   const Value& value() const { return object_; }
-  const std::string& where() const { return where_; }
+  const Where& where() const { return *where_; }
   const std::string& path() const { return path_; }
 
  private:
@@ -130,7 +151,7 @@ class Fields {
   }
 
   const Value& object_;
-  std::string where_;
+  const Where* where_;  // outlives the fields, which live within one event's parse
   std::string path_;
 };
 
@@ -322,7 +343,7 @@ ExecuteJob parse_execute_job(const Fields& data) {
   return execute;
 }
 
-EventData parse_data(const std::string& type, const Fields& data) {
+EventData parse_data(std::string_view type, const Fields& data) {
   using wire::event_type;
   if (type == event_type<SimulationBegins>()) return parse_simulation_begins(data);
   if (type == event_type<JobSubmitted>()) return parse_job_submitted(data);
@@ -337,19 +358,22 @@ EventData parse_data(const std::string& type, const Fields& data) {
   if (type == event_type<ExecuteJob>()) return parse_execute_job(data);
   if (type == event_type<RejectJob>()) return RejectJob{data.string("job_id"), ""};
   if (type == event_type<CallMeLater>()) return CallMeLater{data.time("timestamp")};
-  data.fail("unknown event type '" + type + "'");
+  data.fail("unknown event type '" + std::string(type) + "'");
 }
 
 Event parse_event(const Value& value, rapidjson::SizeType index) {
-  const std::string at = "event " + std::to_string(index);
-  if (!value.IsObject()) throw ProtocolError(at + ": must be an object, got " + json_text(value));
-  const Fields untyped(value, at);
-  const std::string type = untyped.string("type");
-  const Fields event(value, at + " (" + type + ")");
+  Where where{index, {}};
+  if (!value.IsObject()) {
+    throw ProtocolError(where.text() + ": must be an object, got " + json_text(value));
+  }
+  const Fields event(value, where);
+  const Value& type = event.require("type", "string");
+  if (!type.IsString()) event.string("type");  // fails naming the field
+  where.type = std::string_view(type.GetString(), type.GetStringLength());
   Event parsed;
   parsed.timestamp = event.time("timestamp");
   // Fields inside `data` are named without the "data." prefix, as the protocol tables do.
-  parsed.data = parse_data(type, Fields(event.object("data").value(), event.where()));
+  parsed.data = parse_data(where.type, Fields(event.object("data").value(), where));
   return parsed;
 }
 
@@ -614,7 +638,7 @@ struct DataWriter {
 
 }  // namespace
 
-Message parse_message(const std::string& json) {
+Message parse_message(std::string_view json) {
   rapidjson::Document document;
   if (const std::optional<std::size_t> offset = find_excess_json_nesting(json)) {
     throw ProtocolError("JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
@@ -626,7 +650,8 @@ Message parse_message(const std::string& json) {
                         rapidjson::GetParseError_En(parsed.Code()));
   }
   if (!document.IsObject()) throw ProtocolError("a message must be a JSON object");
-  const Fields envelope(document, "");
+  const Where envelope_where;
+  const Fields envelope(document, envelope_where);
   Message message;
   message.now = envelope.time("now");
   const Value& events = envelope.array("events");

@@ -1,7 +1,11 @@
 #include "batfill/transport/serve.hpp"
 
+#include <sys/resource.h>
+
+#include <cstdio>
 #include <memory>
 #include <sstream>
+#include <string_view>
 #include <zmq.hpp>
 
 #include "batfill/adapter/responder.hpp"
@@ -19,23 +23,69 @@ std::string seconds_text(std::chrono::milliseconds duration) {
   return text.str();
 }
 
-// The next request, or the exit status when none comes.
+// The next request, or the exit status when none comes. The text is read where ZeroMQ put it.
 struct Received {
-  std::string text;
+  zmq::message_t message;
   int status = kServeDone;
+  std::string_view text() const { return {message.data<char>(), message.size()}; }
 };
 
-// Waits for the socket or the monitor until `deadline`: true when a request is ready.
-bool wait_for_request(zmq::socket_t& socket, PeerMonitor& monitor, Clock::time_point deadline,
-                      bool& peer_lost) {
+// Processor time of the process (every thread, ZeroMQ's I/O thread included) or of the calling
+// thread, in seconds.
+struct CpuTime {
+  double user = 0;
+  double system = 0;
+};
+
+CpuTime cpu_time(int who) {
+  rusage usage{};
+  getrusage(who, &usage);
+  const auto seconds = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
+  };
+  return {seconds(usage.ru_utime), seconds(usage.ru_stime)};
+}
+
+// What answering cost, per message, at the end of a run (docs/protocol.md §1.5).
+void log_cost(const adapter::Log& log, long messages) {
+  if (messages == 0) return;
+  const CpuTime process = cpu_time(RUSAGE_SELF);
+  const CpuTime thread = cpu_time(RUSAGE_THREAD);
+  const auto micro = [messages](double seconds) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f", 1e6 * seconds / static_cast<double>(messages));
+    return std::string(text);
+  };
+  char totals[128];
+  std::snprintf(totals, sizeof totals, "%ld messages answered; CPU %.3f s user + %.3f s sys",
+                messages, process.user, process.system);
+  log.info(std::string(totals) + ", per message " + micro(process.user) + " us user + " +
+           micro(process.system) + " us sys (answering thread " + micro(thread.user) + " us + " +
+           micro(thread.system) + " us, the rest ZeroMQ's I/O thread)");
+}
+
+// How long serve waits in a receive before looking at the monitor: a peer's death is noticed
+// within this. Polling the socket and the monitor together at every message cost ZeroMQ calls
+// worth more than answering the message (docs/protocol.md §1.5).
+constexpr std::chrono::milliseconds kMonitorSlice(20);
+
+// Receives the next request into `request` before `deadline`, looking at the monitor between
+// slices: false when none came (`peer_lost` says whether the peer died).
+bool receive_until(zmq::socket_t& socket, PeerMonitor& monitor, Clock::time_point deadline,
+                   zmq::message_t& request, bool& peer_lost) {
+  std::chrono::milliseconds slice = kMonitorSlice;
   while (true) {
     const auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
     if (left.count() <= 0) return false;
-    zmq::pollitem_t items[] = {{socket.handle(), 0, ZMQ_POLLIN, 0}, monitor.poll_item()};
-    zmq::poll(items, 2, left);
-    if ((items[0].revents & ZMQ_POLLIN) != 0) return true;
-    if ((items[1].revents & ZMQ_POLLIN) != 0 && monitor.peer_lost()) {
+    if (std::min(left, kMonitorSlice) != slice) {
+      slice = std::min(left, kMonitorSlice);
+      socket.set(zmq::sockopt::rcvtimeo, static_cast<int>(slice.count()));
+    }
+    if (socket.recv(request)) return true;
+    zmq::pollitem_t events[] = {monitor.poll_item()};
+    zmq::poll(events, 1, std::chrono::milliseconds(0));
+    if ((events[0].revents & ZMQ_POLLIN) != 0 && monitor.peer_lost()) {
       peer_lost = true;
       return false;
     }
@@ -44,26 +94,28 @@ bool wait_for_request(zmq::socket_t& socket, PeerMonitor& monitor, Clock::time_p
 
 Received receive(zmq::socket_t& socket, PeerMonitor& monitor, const ServeOptions& options,
                  long index, std::ostream& errors) {
-  zmq::message_t request;
+  Received received;
+  zmq::message_t& request = received.message;
   try {
     bool peer_lost = false;
-    if (!wait_for_request(socket, monitor, Clock::now() + options.timeout, peer_lost)) {
+    if (!receive_until(socket, monitor, Clock::now() + options.timeout, request, peer_lost)) {
       if (peer_lost) {
         errors << "batfill serve: Batsim closed the connection on " << options.endpoint
                << " before message #" << index << ": it exited or crashed, or sent a message "
                << "larger than " << (kMaxMessageBytes >> 20) << " MiB (docs/protocol.md §1.4)\n";
-        return {"", kServeSocketError};
+        received.status = kServeSocketError;
+        return received;
       }
       errors << "batfill serve: no message from Batsim for " << seconds_text(options.timeout)
              << " on " << options.endpoint << "; is it still running?\n";
-      return {"", kServeTimeout};
+      received.status = kServeTimeout;
+      return received;
     }
-    if (!socket.recv(request)) throw zmq::error_t();
   } catch (const zmq::error_t& e) {
     errors << "batfill serve: receiving message #" << index << ": " << e.what() << '\n';
-    return {"", kServeSocketError};
+    received.status = kServeSocketError;
   }
-  return {request.to_string(), kServeDone};
+  return received;
 }
 
 // Batsim has no timeout of its own: left without a reply it would wait forever. This reply
@@ -78,15 +130,16 @@ void stop_batsim(zmq::socket_t& socket, const std::string& error) {
   }
 }
 
-// The REP loop: one reply per request until SIMULATION_ENDS is answered.
+// The REP loop: one reply per request until SIMULATION_ENDS is answered. `index` counts the
+// requests answered.
 int answer_until_the_end(zmq::socket_t& socket, PeerMonitor& monitor, adapter::Responder& responder,
-                         const ServeOptions& options, std::ostream& errors) {
-  for (long index = 0;; ++index) {
+                         const ServeOptions& options, std::ostream& errors, long& index) {
+  for (index = 0;; ++index) {
     const Received request = receive(socket, monitor, options, index, errors);
     if (request.status != kServeDone) return request.status;
     std::string reply;
     try {
-      reply = responder.reply_to(request.text);
+      reply = responder.reply_to(request.text());
     } catch (const adapter::RequestError& e) {
       // Batsim blocks on a reply that will never come; exiting cleanly is what matters, and
       // experiment runners then stop Batsim.
@@ -100,7 +153,10 @@ int answer_until_the_end(zmq::socket_t& socket, PeerMonitor& monitor, adapter::R
       errors << "batfill serve: replying to message #" << index << ": " << e.what() << '\n';
       return kServeSocketError;
     }
-    if (responder.finished()) return kServeDone;
+    if (responder.finished()) {
+      ++index;
+      return kServeDone;
+    }
   }
 }
 
@@ -123,6 +179,7 @@ int serve(const ServeOptions& options, std::ostream& errors) {
   socket.set(zmq::sockopt::linger, 5000);
   // ZeroMQ drops a peer that sends more; the monitor then reports it (docs/protocol.md §1.4).
   socket.set(zmq::sockopt::maxmsgsize, static_cast<int64_t>(kMaxMessageBytes));
+  socket.set(zmq::sockopt::rcvtimeo, static_cast<int>(kMonitorSlice.count()));
   std::unique_ptr<PeerMonitor> monitor;
   try {
     monitor = std::make_unique<PeerMonitor>(context, socket, "serve");
@@ -132,7 +189,10 @@ int serve(const ServeOptions& options, std::ostream& errors) {
     return kServeSocketError;
   }
   log.info("waiting for Batsim on " + options.endpoint);
-  return answer_until_the_end(socket, *monitor, *responder, options, errors);
+  long answered = 0;
+  const int status = answer_until_the_end(socket, *monitor, *responder, options, errors, answered);
+  log_cost(log, answered);
+  return status;
 }
 
 }  // namespace batfill::transport

@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "batfill/adapter/batsim_adapter.hpp"
 #include "batfill/adapter/log.hpp"
@@ -25,7 +26,7 @@ class Responder {
 
   // Parses the request, runs one exchange and writes the reply. Logs both at debug level as
   // "message #K: <json>" and "reply #K: <json>". Throws RequestError.
-  std::string reply_to(const std::string& request);
+  std::string reply_to(std::string_view request);
 
   // SIMULATION_ENDS has been answered.
   bool finished() const { return adapter_.finished(); }

@@ -3,6 +3,7 @@
 
 #include <boost/icl/interval_set.hpp>
 #include <string>
+#include <string_view>
 
 namespace batfill {
 
@@ -35,6 +36,6 @@ void append_machine_set(std::string& out, const MachineSet& machines);
 
 // Accepts any valid Batsim interval set (unsorted or overlapping parts, several spaces).
 // Throws std::invalid_argument naming the offending part.
-MachineSet parse_machine_set(const std::string& text);
+MachineSet parse_machine_set(std::string_view text);
 
 }  // namespace batfill

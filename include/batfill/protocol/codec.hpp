@@ -13,6 +13,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "batfill/protocol/messages.hpp"
 
@@ -28,7 +29,7 @@ class ProtocolError : public std::runtime_error {
 
 // Throws ProtocolError for malformed JSON, a missing or mistyped field, an invalid interval
 // set or time, or an unknown event type.
-Message parse_message(const std::string& json);
+Message parse_message(std::string_view json);
 
 // Throws std::invalid_argument for a message Batsim would abort on and batfill must never
 // send: an EXECUTE_JOB with an empty allocation, or a time that is "never".
