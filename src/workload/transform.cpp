@@ -187,6 +187,10 @@ void shake_submissions(Workload& workload, const Shake& shake) {
 std::unique_ptr<JobStream> transform_jobs(std::unique_ptr<JobStream> jobs, double load_factor,
                                           std::optional<Shake> shake) {
   check_load_factor(load_factor);
+  // Beyond 100 % a job could overtake jobs read after it, which the stream cannot reorder.
+  if (shake && !(shake->fraction >= 0 && shake->fraction <= 1)) {
+    throw std::invalid_argument("shaking moves a job by at most its whole gap (PCT <= 100)");
+  }
   if (load_factor == 1 && !shake) return jobs;
   return std::make_unique<TransformedJobStream>(std::move(jobs), load_factor, shake);
 }

@@ -224,6 +224,7 @@ TEST(TransformJobs, NothingToDoKeepsTheStream) {
   const JobStream* plain = jobs.get();
   EXPECT_EQ(transform_jobs(std::move(jobs), 1, std::nullopt).get(), plain);
   EXPECT_THROW(transform_jobs(open_job_stream(path), 0, std::nullopt), std::invalid_argument);
+  EXPECT_THROW(transform_jobs(open_job_stream(path), 1, Shake{1, 1.5}), std::invalid_argument);
 }
 
 }  // namespace

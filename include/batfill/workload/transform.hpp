@@ -34,7 +34,8 @@ void shake_submissions(Workload& workload, const Shake& shake);
 // The jobs of `jobs` (in submit order) with both transformations applied as they are read, in
 // the order scale_load and then shake_submissions give a workload read whole, so that a
 // transformed replay streams too (docs/semantics.md §5.11). Shaking holds the jobs a shaken
-// submission may still overtake. Throws as scale_load for a bad factor.
+// submission may still overtake. Throws std::invalid_argument as scale_load for a bad factor,
+// and for a shaking fraction outside [0, 1] (parse_shake's range).
 std::unique_ptr<JobStream> transform_jobs(std::unique_ptr<JobStream> jobs, double load_factor,
                                           std::optional<Shake> shake);
 
