@@ -7,6 +7,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <set>
@@ -25,6 +26,11 @@ using Writer = rapidjson::Writer<rapidjson::StringBuffer, rapidjson::UTF8<>, rap
                                  rapidjson::CrtAllocator, rapidjson::kWriteValidateEncodingFlag>;
 
 // ---- Parsing ---------------------------------------------------------------------------------
+
+// A document whose parse stack, too, comes from a memory pool (see parse_message).
+using RequestDocument =
+    rapidjson::GenericDocument<rapidjson::UTF8<>, rapidjson::MemoryPoolAllocator<>,
+                               rapidjson::MemoryPoolAllocator<>>;
 
 std::string json_text(const Value& value) {
   rapidjson::StringBuffer buffer;
@@ -639,7 +645,14 @@ struct DataWriter {
 }  // namespace
 
 Message parse_message(std::string_view json) {
-  rapidjson::Document document;
+  // The values and the parse stack of one request in buffers of this call: a request of a few
+  // hundred bytes, as most are, then allocates nothing for its document (docs/protocol.md §1.5);
+  // a larger one continues in allocated chunks.
+  alignas(std::max_align_t) char value_memory[16 << 10];
+  alignas(std::max_align_t) char stack_memory[4 << 10];
+  rapidjson::MemoryPoolAllocator<> values(value_memory, sizeof value_memory);
+  rapidjson::MemoryPoolAllocator<> stack(stack_memory, sizeof stack_memory);
+  RequestDocument document(&values, sizeof stack_memory / 2, &stack);
   if (const std::optional<std::size_t> offset = find_excess_json_nesting(json)) {
     throw ProtocolError("JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
                         " levels at offset " + std::to_string(*offset));

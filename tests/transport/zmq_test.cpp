@@ -1,13 +1,18 @@
 // `batfill serve` and RemoteDecisionProcess over real ZeroMQ sockets, on loopback only
 // (tcp://127.0.0.1 and ipc:// in a temporary directory). Every wait is bounded.
 
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
 #include <stdlib.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
 #include <future>
 #include <sstream>
+#include <thread>
 #include <zmq.hpp>
 
 #include "batfill/protocol/codec.hpp"
@@ -207,7 +212,7 @@ TEST(Zmq, ServeNoticesThatBatsimDiedMidRun) {
       << server.errors.str();
 }
 
-// 100 MB, far beyond any real message: ZeroMQ drops the sender, serve reports it.
+// 100 MB, far beyond any real message: serve drops the sender and reports it.
 TEST(Zmq, ServeRefusesAMessageLargerThanTheLimit) {
   ServeOptions options;
   options.endpoint = tcp_loopback_endpoint();
@@ -227,6 +232,36 @@ TEST(Zmq, ServeRefusesAMessageLargerThanTheLimit) {
   batsim.send(zmq::buffer(huge));
   EXPECT_EQ(server.wait(), kServeSocketError);
   EXPECT_NE(server.errors.str().find("or sent a message larger than 64 MiB"), std::string::npos)
+      << server.errors.str();
+}
+
+// A peer that is not a ZeroMQ socket (here, an HTTP client): serve names what it got instead
+// of waiting for a request that cannot come.
+TEST(Zmq, ServeRefusesAPeerThatDoesNotSpeakZmtp) {
+  ServeOptions options;
+  options.endpoint = tcp_loopback_endpoint();
+  options.timeout = kBound;
+  ServeThread server(options);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<std::uint16_t>(
+      std::stoi(options.endpoint.substr(options.endpoint.rfind(':') + 1))));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  const int peer = socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(peer, 0);
+  // serve binds on its thread: retry until it listens.
+  const auto give_up = std::chrono::steady_clock::now() + kBound;
+  while (connect(peer, reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0) {
+    ASSERT_LT(std::chrono::steady_clock::now(), give_up);
+    std::this_thread::sleep_for(10ms);
+  }
+  std::string http = "GET / HTTP/1.0\r\n\r\n";
+  http.resize(64, ' ');
+  ASSERT_EQ(write(peer, http.data(), http.size()), 64);
+  EXPECT_EQ(server.wait(), kServeSocketError);
+  close(peer);
+  EXPECT_NE(server.errors.str().find("receiving message #0: the peer does not speak ZMTP"),
+            std::string::npos)
       << server.errors.str();
 }
 
