@@ -50,6 +50,13 @@ void log_cost(const adapter::Log& log, long messages) {
   log.info(text);
 }
 
+// `when` is "before message #K" or "while replying to message #K".
+void report_peer_lost(const ServeOptions& options, const std::string& when, std::ostream& errors) {
+  errors << "batfill serve: Batsim closed the connection on " << options.endpoint << " " << when
+         << ": it exited or crashed, or sent a message larger than " << (kMaxMessageBytes >> 20)
+         << " MiB (docs/protocol.md §1.4)\n";
+}
+
 // The next request into `socket.request()`: kServeDone, or the exit status when none comes.
 int receive(ZmtpReplySocket& socket, const ServeOptions& options, long index,
             std::ostream& errors) {
@@ -58,9 +65,7 @@ int receive(ZmtpReplySocket& socket, const ServeOptions& options, long index,
       case ZmtpReplySocket::Received::kRequest:
         return kServeDone;
       case ZmtpReplySocket::Received::kPeerLost:
-        errors << "batfill serve: Batsim closed the connection on " << options.endpoint
-               << " before message #" << index << ": it exited or crashed, or sent a message "
-               << "larger than " << (kMaxMessageBytes >> 20) << " MiB (docs/protocol.md §1.4)\n";
+        report_peer_lost(options, "before message #" + std::to_string(index), errors);
         return kServeSocketError;
       case ZmtpReplySocket::Received::kTimeout:
         break;
@@ -79,7 +84,7 @@ int receive(ZmtpReplySocket& socket, const ServeOptions& options, long index,
 // error only: the offending message follows it.
 void stop_batsim(ZmtpReplySocket& socket, const std::string& error) {
   try {
-    socket.send(protocol::write_stop_notice(error.substr(0, error.find('\n'))));
+    (void)socket.send(protocol::write_stop_notice(error.substr(0, error.find('\n'))));
   } catch (const ZmtpError&) {
     // Batsim is gone: nothing left to stop.
   }
@@ -103,7 +108,10 @@ int answer_until_the_end(ZmtpReplySocket& socket, adapter::Responder& responder,
       return kServeProtocolError;
     }
     try {
-      socket.send(reply);
+      if (!socket.send(reply)) {
+        report_peer_lost(options, "while replying to message #" + std::to_string(index), errors);
+        return kServeSocketError;
+      }
     } catch (const ZmtpError& e) {
       errors << "batfill serve: replying to message #" << index << ": " << e.what() << '\n';
       return kServeSocketError;

@@ -117,7 +117,9 @@ int listen_tcp(const std::string& address) {
     host = host.substr(1, host.size() - 2);
   }
   addrinfo hints{};
-  hints.ai_family = host == "*" ? AF_INET : AF_UNSPEC;
+  // IPv4 unless the address is IPv6: a host name such as localhost then means what it means to
+  // Batsim's libzmq, which resolves names to IPv4 by default.
+  hints.ai_family = host.find(':') == std::string::npos ? AF_INET : AF_INET6;
   hints.ai_socktype = SOCK_STREAM;
   hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
   addrinfo* found = nullptr;
@@ -198,8 +200,8 @@ void ZmtpReplySocket::accept_peer() {
 void ZmtpReplySocket::handshake() {
   const std::string ours = greeting();
   const std::string_view ours_view = ours;
-  write_all(&ours_view, 1);
-  if (!fill(kGreetingBytes)) return;
+  failure_ = Received::kPeerLost;
+  if (!write_all(&ours_view, 1) || !fill(kGreetingBytes)) return;
   const std::string_view theirs(input_.data() + start_, kGreetingBytes);
   start_ += kGreetingBytes;
   if (static_cast<unsigned char>(theirs[0]) != 0xff || theirs[9] != 0x7f) {
@@ -211,7 +213,10 @@ void ZmtpReplySocket::handshake() {
   }
   const std::string ready = ready_command();
   const std::string_view ready_view = ready;
-  write_all(&ready_view, 1);
+  if (!write_all(&ready_view, 1)) {
+    failure_ = Received::kPeerLost;
+    return;
+  }
   unsigned char flags = 0;
   std::string_view command;
   if (!read_frame(flags, command)) return;
@@ -256,10 +261,10 @@ ZmtpReplySocket::Received ZmtpReplySocket::receive() {
   return Received::kRequest;
 }
 
-void ZmtpReplySocket::send(std::string_view reply) {
+bool ZmtpReplySocket::send(std::string_view reply) {
   const std::string header = frame_header(reply.size());
   const std::string_view parts[] = {envelope_, header, reply};
-  write_all(parts, 3);
+  return write_all(parts, 3);
 }
 
 // One frame; false when the peer is gone (or its frame is above the size limit, which ends the
@@ -310,7 +315,8 @@ bool ZmtpReplySocket::fill(std::size_t bytes) {
   return true;
 }
 
-void ZmtpReplySocket::write_all(const std::string_view* parts, std::size_t count) {
+// False when the peer closed the connection.
+bool ZmtpReplySocket::write_all(const std::string_view* parts, std::size_t count) {
   iovec pieces[3];
   std::size_t left = 0;
   for (std::size_t i = 0; i < count; ++i) {
@@ -326,6 +332,7 @@ void ZmtpReplySocket::write_all(const std::string_view* parts, std::size_t count
     if (sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
       throw ZmtpError("the peer took nothing for the whole timeout");
     }
+    if (sent < 0 && (errno == EPIPE || errno == ECONNRESET)) return false;
     if (sent < 0) fail_with_errno("send");
     left -= static_cast<std::size_t>(sent);
     // Skips what left, for a partial send.
@@ -341,6 +348,7 @@ void ZmtpReplySocket::write_all(const std::string_view* parts, std::size_t count
       }
     }
   }
+  return true;
 }
 
 }  // namespace batfill::transport

@@ -38,15 +38,15 @@ class ZmtpReplySocket {
   Received receive();
   // The last request received, valid until the next receive().
   std::string_view request() const { return request_; }
-  // Replies to the last request. Throws ZmtpError.
-  void send(std::string_view reply);
+  // Replies to the last request: false when the peer closed the connection. Throws ZmtpError.
+  bool send(std::string_view reply);
 
  private:
   void accept_peer();
   void handshake();
   bool read_frame(unsigned char& flags, std::string_view& body);
   bool fill(std::size_t bytes);
-  void write_all(const std::string_view* parts, std::size_t count);
+  bool write_all(const std::string_view* parts, std::size_t count);
 
   int listener_ = -1;
   int peer_ = -1;
