@@ -248,12 +248,13 @@ ZmtpReplySocket::Received ZmtpReplySocket::receive() {
   unsigned char flags = 0;
   std::string_view body;
   while (true) {
-    const std::size_t frame_start = start_;
     if (!read_frame(flags, body)) return failure_;
     if ((flags & kCommand) != 0) continue;  // no command matters between messages
     if (!in_envelope) break;
     if ((flags & kMore) == 0) throw ZmtpError("a request without its envelope: not a REQ peer");
-    envelope_.append(input_.data() + frame_start, start_ - frame_start);
+    // The frame as read, header included, just before its body.
+    const std::size_t header = (flags & kLong) != 0 ? 9 : 2;
+    envelope_.append(body.data() - header, header + body.size());
     in_envelope = !body.empty();
   }
   if ((flags & kMore) != 0) throw ZmtpError("a request in several parts; Batsim sends one");

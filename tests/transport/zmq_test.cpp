@@ -235,6 +235,38 @@ TEST(Zmq, ServeRefusesAMessageLargerThanTheLimit) {
       << server.errors.str();
 }
 
+// A DEALER peer puts the REQ envelope (an empty delimiter) in front of each request itself and
+// gets it back in front of each reply.
+TEST(Zmq, ServeAnswersADealerBehindItsEnvelope) {
+  const IpcEndpoint ipc("dealer");
+  ServeOptions options;
+  options.endpoint = ipc.endpoint;
+  options.timeout = kBound;
+  ServeThread server(options);
+  zmq::context_t context;
+  zmq::socket_t batsim(context, zmq::socket_type::dealer);
+  batsim.set(zmq::sockopt::linger, 0);
+  batsim.set(zmq::sockopt::rcvtimeo, 10'000);
+  batsim.connect(options.endpoint);
+  const auto exchange = [&batsim](const std::string& request) {
+    batsim.send(zmq::str_buffer(""), zmq::send_flags::sndmore);
+    batsim.send(zmq::buffer(request));
+    zmq::message_t delimiter;
+    zmq::message_t reply;
+    EXPECT_TRUE(batsim.recv(delimiter));
+    EXPECT_EQ(delimiter.size(), 0u);
+    EXPECT_TRUE(delimiter.more());
+    EXPECT_TRUE(batsim.recv(reply));
+    return reply.to_string();
+  };
+  EXPECT_EQ(exchange(R"({"now":0,"events":[{"timestamp":0,"type":"SIMULATION_BEGINS",)"
+                     R"("data":{"nb_compute_resources":2}}]})"),
+            R"({"now":0.000000,"events":[]})");
+  EXPECT_EQ(exchange(R"({"now":1,"events":[{"timestamp":1,"type":"SIMULATION_ENDS","data":{}}]})"),
+            R"({"now":1.000000,"events":[]})");
+  EXPECT_EQ(server.wait(), kServeDone) << server.errors.str();
+}
+
 // A peer that is not a ZeroMQ socket (here, an HTTP client): serve names what it got instead
 // of waiting for a request that cannot come.
 TEST(Zmq, ServeRefusesAPeerThatDoesNotSpeakZmtp) {
