@@ -94,19 +94,22 @@ Time AvailabilityProfile::earliest_move(Time from, Time start, Time duration, in
   // A window beginning before `start` and reaching into that step is then blocked, so only the
   // windows that end by the step's beginning remain, entirely before `start`. For long jobs
   // there are often none: a third of CTC-SP2's compression searches end here.
-  const Step& before_start = free_[step_at(start - 1)];
+  const std::size_t before_start_step = step_at(start - 1);
+  const Step& before_start = free_[before_start_step];
   if (before_start.second < nodes) {
     if (before_start.first - candidate < duration) return start;
     const Time found =
         earliest_run(candidate, std::min(before_start.first - duration, last - 1), duration, nodes);
     return found == kNever ? start : found;
   }
+  // The steps beginning before `start` need `nodes`, the later ones 0: told by their index.
+  const std::size_t from_start = before_start_step + 1;
   std::size_t step = candidate == origin() ? 0 : step_at(candidate);  // compression asks from now
   while (candidate < last) {
     const Time window_end = add_saturating(candidate, duration);
     std::size_t blocked = step;
     while (blocked < free_.size() && free_[blocked].first < window_end &&
-           free_[blocked].second >= (free_[blocked].first < start ? nodes : 0)) {
+           free_[blocked].second >= (blocked < from_start ? nodes : 0)) {
       ++blocked;
     }
     if (blocked == free_.size() || free_[blocked].first >= window_end) return candidate;

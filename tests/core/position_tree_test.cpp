@@ -24,9 +24,8 @@ TEST(PositionTree, FindsTheFirstQualifyingPositionAndPrefixBestLikeAScan) {
   std::vector<int> values;
   for (int round = 0; round < 3000; ++round) {
     // Mostly updates of known positions, sometimes one past the end (the tree grows).
-    const std::size_t position = values.empty() || random() % 8 == 0
-                                     ? values.size()
-                                     : random() % values.size();
+    const std::size_t position =
+        values.empty() || random() % 8 == 0 ? values.size() : random() % values.size();
     const int value = static_cast<int>(random() % 50);
     if (position == values.size()) values.push_back(INT_MAX);
     values[position] = value;
@@ -43,7 +42,8 @@ TEST(PositionTree, FindsTheFirstQualifyingPositionAndPrefixBestLikeAScan) {
     }
     ASSERT_EQ(smallest.first_from(from, bound), expected) << "round " << round;
     int best = INT_MIN;
-    for (std::size_t p = 0; p < std::min(from, values.size()); ++p) best = std::max(best, values[p]);
+    for (std::size_t p = 0; p < std::min(from, values.size()); ++p)
+      best = std::max(best, values[p]);
     ASSERT_EQ(largest.best_before(from), best) << "round " << round;
   }
   smallest.clear();
@@ -52,7 +52,7 @@ TEST(PositionTree, FindsTheFirstQualifyingPositionAndPrefixBestLikeAScan) {
 
 TEST(AvailabilityProfile, MostFreeIsTheLargestStepMetByTheInterval) {
   AvailabilityProfile profile(10, 0);
-  profile.reserve(0, 100, 6);   // 4 free in [0,100)
+  profile.reserve(0, 100, 6);    // 4 free in [0,100)
   profile.reserve(100, 200, 9);  // 1 free in [100,200)
   profile.reserve(300, 400, 2);  // 8 free in [300,400)
   EXPECT_EQ(profile.most_free(0, 100), 4);

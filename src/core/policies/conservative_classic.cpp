@@ -403,9 +403,12 @@ class Plan {
     for (std::size_t position = movable_.first_from(0, most_free); position != kNoPosition;
          position = movable_.first_from(position + 1, most_free)) {
       Waiting& waiting = waiting_[position];
-      const Time from =
-          ahead_of(position, now).earliest_move_for(*waiting.job, gate, now, waiting.slot.start);
-      const Freed freed = compress(position, from, reach, gate);
+      // A job that may backfill, with a known start, moves from now whatever is ahead of it.
+      const Time from = waiting.backfills && waiting.slot.start != kNever
+                            ? now
+                            : ahead_of(position, now)
+                                  .earliest_move_for(*waiting.job, gate, now, waiting.slot.start);
+      const Freed freed = compress(position, from, reach);
       note_first_reservation(waiting);
       if (freed.from == freed.until) continue;
       // The capacity it left may let the jobs after it move: the bound grows to cover it.
@@ -435,7 +438,7 @@ class Plan {
   // backfill, with a known start) can only move to a start before `reach`, the end of the
   // capacity given back since then: the search stops there. Returns the capacity its old slot
   // gave back (none if it did not move).
-  Freed compress(std::size_t position, Time from, Time reach, const QueueGate& gate) {
+  Freed compress(std::size_t position, Time from, Time reach) {
     Waiting& waiting = waiting_[position];
     const Job& job = *waiting.job;
     Reservation& slot = waiting.slot;
@@ -443,7 +446,7 @@ class Plan {
     // reported after its planned end, and starts at that report (docs/semantics.md §2.5).
     // Planning it again from now could push it behind later reservations.
     if (slot.start <= now_ || from >= slot.start) return {};
-    if (gate.may_backfill(job) && freed_.earliest_since(slot.placed_at) >= slot.end) return {};
+    if (waiting.backfills && freed_.earliest_since(slot.placed_at) >= slot.end) return {};
     const Time before = waiting.backfills && slot.start != kNever ? reach : kNever;
     const Time start = profile_.earliest_move(from, slot.start, occupancy(job), job.nodes, before);
     if (start == slot.start) return {};
