@@ -281,6 +281,7 @@ class Plan {
     // it, and a profile below zero there would block every compression across it.
     running_.emplace(waiting.job->id, waiting.slot);
     waiting.job = nullptr;
+    jobs_[position] = nullptr;
     waiting.planned = false;
     ++started_entries_;
     update_index(position);
@@ -300,13 +301,19 @@ class Plan {
   bool follow(const std::vector<const Job*>& queue, const QueueGate& gate) {
     std::size_t position = 0;  // of the queue, walked in step with waiting_
     bool in_step = true;
-    for (const Waiting& waiting : waiting_) {
-      if (waiting.job == nullptr) continue;
-      if (position == queue.size() || waiting.job != queue[position]) {
-        in_step = false;
-        break;
+    if (started_entries_ == 0) {
+      in_step =
+          jobs_.size() <= queue.size() && std::equal(jobs_.begin(), jobs_.end(), queue.begin());
+      position = jobs_.size();
+    } else {
+      for (const Job* job : jobs_) {
+        if (job == nullptr) continue;
+        if (position == queue.size() || job != queue[position]) {
+          in_step = false;
+          break;
+        }
+        ++position;
       }
-      ++position;
     }
     if (in_step) {  // in place: no allocation at the many instants without a reordering
       if (2 * started_entries_ > waiting_.size()) {
@@ -314,11 +321,13 @@ class Plan {
             std::remove_if(waiting_.begin(), waiting_.end(),
                            [](const Waiting& waiting) { return waiting.job == nullptr; }),
             waiting_.end());
+        jobs_.erase(std::remove(jobs_.begin(), jobs_.end(), nullptr), jobs_.end());
         started_entries_ = 0;
         rebuild_index();
       }
       for (std::size_t i = position; i < queue.size(); ++i) {
         waiting_.emplace_back(queue[i], gate.may_backfill(*queue[i]));
+        jobs_.push_back(queue[i]);
         update_index(waiting_.size() - 1);
       }
       return position < queue.size();
@@ -336,6 +345,7 @@ class Plan {
       followed.push_back(it == planned.end() ? Waiting{job, gate.may_backfill(*job)} : *it->second);
     }
     waiting_ = std::move(followed);
+    jobs_ = queue;
     started_entries_ = 0;
     rebuild_index();
     return new_jobs;
@@ -515,6 +525,7 @@ class Plan {
   // up (a hash map by address cost as much as the searches). A job's entry is emptied when it
   // starts, before the Scheduler frees its address, and dropped later.
   std::vector<Waiting> waiting_;
+  std::vector<const Job*> jobs_;     // their jobs, packed: follow compares them with the queue
   std::size_t started_entries_ = 0;  // empty entries in waiting_
   // Per position of waiting_: for compression, the nodes of a job whose reservation may move
   // only where that many are free (INT_MIN: always visited, INT_MAX: no reservation); for the
