@@ -13,8 +13,8 @@
 //
 // Under a long queue the walk behind the head is most of the time: most jobs there need more
 // nodes than are free and than the smallest job ahead, so they neither start nor change the
-// window. Their node counts are kept by position in one array from pass to pass, so the walk
-// passes them without reading each job.
+// window. Their node counts and planned runtimes are kept by position from pass to pass, so the
+// walk passes them without reading each job.
 
 #include <algorithm>
 #include <vector>
@@ -24,80 +24,96 @@
 namespace batfill {
 namespace {
 
-// What the walk behind the head reads of each waiting job, by position in the wait queue. The
-// Scheduler's queue changes between passes by the jobs the policy started and by new jobs,
-// usually appended at the end (FCFS submissions): the copy drops the started ones, checks that
-// the rest is the queue's beginning (one comparison of two pointer arrays) and reads only the
-// new jobs. Any other change reads every job again.
+// What the walk behind the head reads of each waiting job, by position in the wait queue, kept
+// from pass to pass. The Scheduler's queue changes between passes by the jobs the policy
+// started and by new jobs, usually appended at the end (FCFS submissions): the copy drops the
+// started ones and is checked where it is read, one pointer per position (the queue's, which
+// the walk reads anyway); from a position where it differs, it is read again from the queue.
 class QueueCopy {
  public:
+  struct Entry {
+    const Job* job;
+    int nodes;
+    Time runtime;  // planned
+  };
+
+  // At the start of a pass over `queue`.
   void follow(const std::vector<const Job*>& queue) {
+    queue_ = &queue;
     drop_started();
-    const bool in_step =
-        jobs_.size() <= queue.size() && std::equal(jobs_.begin(), jobs_.end(), queue.begin());
-    if (!in_step) {
-      jobs_.clear();
-      nodes_.clear();
-      runtimes_.clear();
-    }
-    for (std::size_t position = jobs_.size(); position < queue.size(); ++position) {
-      jobs_.push_back(queue[position]);
-      nodes_.push_back(queue[position]->nodes);
-      runtimes_.push_back(planned_runtime(*queue[position]));
-    }
   }
 
-  int nodes(std::size_t position) const { return nodes_[position]; }
-  Time runtime(std::size_t position) const { return runtimes_[position]; }
+  // The copy of `job`, at `position` of the queue.
+  const Entry& at(std::size_t position, const Job& job) {
+    const std::size_t index = first_ + position;
+    if (index >= entries_.size() || entries_[index].job != &job) read_from(position);
+    return entries_[index];
+  }
 
   // The jobs the pass started leave the queue, and their addresses may be reused by new jobs
-  // before the next follow. The walk behind the head tells each start's position; the others,
+  // before the next pass. The walk behind the head tells each start's position; the others,
   // the heads, are looked for from the front.
-  void started_behind_head(std::size_t position) { started_.push_back(position); }
+  void started_behind_head(std::size_t position) { started_.push_back(first_ + position); }
   void started(const std::vector<const Job*>& jobs) {
     const std::size_t behind_head = started_.size();
     for (const Job* job : jobs) {
-      const bool known = std::any_of(started_.begin(), started_.begin() + behind_head,
-                                     [&](std::size_t position) { return jobs_[position] == job; });
-      if (known) continue;
-      const auto it = std::find(jobs_.begin(), jobs_.end(), job);
-      started_.push_back(static_cast<std::size_t>(it - jobs_.begin()));
+      const auto is_job = [&](std::size_t index) { return entries_[index].job == job; };
+      if (std::any_of(started_.begin(), started_.begin() + behind_head, is_job)) continue;
+      const auto it = std::find_if(entries_.begin() + static_cast<std::ptrdiff_t>(first_),
+                                   entries_.end(), [&](const Entry& e) { return e.job == job; });
+      if (it == entries_.end()) {  // never read: the copy is dropped
+        entries_.clear();
+        first_ = 0;
+        started_.clear();
+        return;
+      }
+      started_.push_back(static_cast<std::size_t>(it - entries_.begin()));
     }
   }
 
  private:
-  // Removes the started positions, moving each run of kept entries in one copy.
+  // Reads the queue again from `position`, or from the end of the copy if that comes first.
+  void read_from(std::size_t position) {
+    const std::size_t from = std::min(position, entries_.size() - first_);
+    entries_.resize(first_ + from);
+    for (std::size_t p = from; p < queue_->size(); ++p) {
+      const Job& job = *(*queue_)[p];
+      entries_.push_back({&job, job.nodes, planned_runtime(job)});
+    }
+  }
+
+  // Removes the started entries. Heads started in order only move the first entry; entries
+  // after a backfilled job move down by one run copy each.
   void drop_started() {
     if (started_.empty()) return;
     std::sort(started_.begin(), started_.end());
-    started_.push_back(jobs_.size());  // the end of the last run
-    std::size_t kept = started_.front();
-    for (std::size_t i = 0; i + 1 < started_.size(); ++i) {
-      const std::size_t first = started_[i] + 1;
-      const std::size_t last = started_[i + 1];
-      if (first >= last) continue;
-      move_run(jobs_, first, last, kept);
-      move_run(nodes_, first, last, kept);
-      move_run(runtimes_, first, last, kept);
-      kept += last - first;
+    std::size_t heads = 0;
+    while (heads < started_.size() && started_[heads] == first_ + heads) ++heads;
+    first_ += heads;
+    started_.erase(started_.begin(), started_.begin() + static_cast<std::ptrdiff_t>(heads));
+    if (!started_.empty()) {
+      started_.push_back(entries_.size());  // the end of the last run
+      std::size_t kept = started_.front();
+      for (std::size_t i = 0; i + 1 < started_.size(); ++i) {
+        const auto run = entries_.begin() + static_cast<std::ptrdiff_t>(started_[i] + 1);
+        const auto run_end = entries_.begin() + static_cast<std::ptrdiff_t>(started_[i + 1]);
+        if (run >= run_end) continue;
+        std::copy(run, run_end, entries_.begin() + static_cast<std::ptrdiff_t>(kept));
+        kept += static_cast<std::size_t>(run_end - run);
+      }
+      entries_.resize(kept);
+      started_.clear();
     }
-    jobs_.resize(kept);
-    nodes_.resize(kept);
-    runtimes_.resize(kept);
-    started_.clear();
-  }
-  template <class T>
-  static void move_run(std::vector<T>& values, std::size_t first, std::size_t last,
-                       std::size_t to) {
-    std::copy(values.begin() + static_cast<std::ptrdiff_t>(first),
-              values.begin() + static_cast<std::ptrdiff_t>(last),
-              values.begin() + static_cast<std::ptrdiff_t>(to));
+    if (2 * first_ > entries_.size()) {  // reclaim the dropped heads now and then
+      entries_.erase(entries_.begin(), entries_.begin() + static_cast<std::ptrdiff_t>(first_));
+      first_ = 0;
+    }
   }
 
-  std::vector<const Job*> jobs_;
-  std::vector<int> nodes_;
-  std::vector<Time> runtimes_;        // planned
-  std::vector<std::size_t> started_;  // positions in jobs_
+  const std::vector<const Job*>* queue_ = nullptr;
+  std::vector<Entry> entries_;        // from first_ on, by position in the queue
+  std::size_t first_ = 0;             // entries before it belong to started heads
+  std::vector<std::size_t> started_;  // indices in entries_
 };
 
 class SpecConservative final : public Policy {
@@ -122,9 +138,9 @@ class SpecConservative final : public Policy {
         // item 10).
         if (window <= pass.now()) return false;
         // A job that can neither start nor lower the smallest job ahead changes nothing.
-        if (queue_copy_.nodes(position) >= smallest_ahead &&
-            (queue_copy_.nodes(position) > pass.timeline().free_nodes() ||
-             add_saturating(pass.now(), queue_copy_.runtime(position)) >= window)) {
+        const QueueCopy::Entry& copy = queue_copy_.at(position, job);
+        if (copy.nodes >= smallest_ahead && (copy.nodes > pass.timeline().free_nodes() ||
+                                             add_saturating(pass.now(), copy.runtime) >= window)) {
           return true;
         }
         // A window that waits on a job without a run limit is unknown: nothing backfills.
