@@ -108,8 +108,8 @@ int register_benchmarks() {
             BM_EarlyCompletion, make_shape, policy.name)
             ->Arg(n)
             ->UseManualTime()
-            ->Iterations(n >= 100000  ? 2
-                         : n >= 10000 ? 5
+            ->Iterations(n >= 100000  ? 5
+                         : n >= 10000 ? 10
                                       : 20)
             ->Unit(benchmark::kMillisecond);
       }
