@@ -498,8 +498,8 @@ class Plan {
     return due;
   }
 
-  // The index entries of the waiting job at `position` (docs/semantics.md §2.5: compression
-  // and the walk visit only what the index finds).
+  // The index entries of the waiting job at `position`: compression and the walk visit only
+  // what the index finds.
   void update_index(std::size_t position) {
     const Waiting& waiting = waiting_[position];
     const bool planned = waiting.job != nullptr && waiting.planned;
