@@ -1,6 +1,7 @@
 #include "batfill/core/availability_profile.hpp"
 
 #include <algorithm>
+#include <climits>
 
 namespace batfill {
 
@@ -79,30 +80,36 @@ bool AvailabilityProfile::fits(Time start, Time duration, int nodes) const {
   return true;
 }
 
-Time AvailabilityProfile::earliest_move(Time from, Time start, Time duration, int nodes) const {
+Time AvailabilityProfile::earliest_move(Time from, Time start, Time duration, int nodes,
+                                        Time before) const {
   // The rectangle stays in the profile. A candidate c < start overlaps it only on
   // [start, c + duration), where the job finds its own nodes again: there it needs only a plan
   // that is not over-committed (free >= 0); before `start` it needs `nodes` free. A step that
   // begins before `start` always meets the window before `start`, so a step's need depends only
   // on where it begins, and the rectangle's own boundaries (perhaps merged away) do not matter.
   Time candidate = std::max(from, origin());
-  if (candidate >= start) return start;
+  const Time last = std::min(start, before);  // candidates are tried before it
+  if (candidate >= last) return start;
   // Most rectangles sit right after a step without their nodes: that is why they start there.
   // A window beginning before `start` and reaching into that step is then blocked, so only the
   // windows that end by the step's beginning remain, entirely before `start`. For long jobs
   // there are often none: a third of CTC-SP2's compression searches end here.
-  const Step& before_start = free_[step_at(start - 1)];
+  const std::size_t before_start_step = step_at(start - 1);
+  const Step& before_start = free_[before_start_step];
   if (before_start.second < nodes) {
     if (before_start.first - candidate < duration) return start;
-    const Time found = earliest_run(candidate, before_start.first - duration, duration, nodes);
+    const Time found =
+        earliest_run(candidate, std::min(before_start.first - duration, last - 1), duration, nodes);
     return found == kNever ? start : found;
   }
+  // The steps beginning before `start` need `nodes`, the later ones 0: told by their index.
+  const std::size_t from_start = before_start_step + 1;
   std::size_t step = candidate == origin() ? 0 : step_at(candidate);  // compression asks from now
-  while (candidate < start) {
+  while (candidate < last) {
     const Time window_end = add_saturating(candidate, duration);
     std::size_t blocked = step;
     while (blocked < free_.size() && free_[blocked].first < window_end &&
-           free_[blocked].second >= (free_[blocked].first < start ? nodes : 0)) {
+           free_[blocked].second >= (blocked < from_start ? nodes : 0)) {
       ++blocked;
     }
     if (blocked == free_.size() || free_[blocked].first >= window_end) return candidate;
@@ -125,6 +132,15 @@ Time AvailabilityProfile::earliest_run(Time candidate, Time latest, Time duratio
       if (candidate > latest) return kNever;
     }
   }
+}
+
+int AvailabilityProfile::most_free(Time from, Time until) const {
+  int most = INT_MIN;
+  if (from >= until) return most;
+  for (std::size_t step = step_at(from); step < free_.size() && free_[step].first < until; ++step) {
+    most = std::max(most, free_[step].second);
+  }
+  return most;
 }
 
 void AvailabilityProfile::advance_to(Time now) {

@@ -97,6 +97,11 @@ TEST(AvailabilityProfile, EarliestMoveEqualsTakeOutAndSearchOnRandomProfiles) {
     const auto before = profile.steps();
     const Time from = uniform(0, static_cast<int>(start));
     const Time moved = profile.earliest_move(from, start, duration, nodes);
+    // A bound on the starts tried finds the same start below it, and none at or after it.
+    const Time bound = uniform(0, 130);
+    ASSERT_EQ(profile.earliest_move(from, start, duration, nodes, bound),
+              moved < bound ? moved : start)
+        << "round " << round;
     EXPECT_EQ(profile.steps(), before);
     profile.release(start, start + duration, nodes);
     const Time expected = std::min(start, profile.earliest_fit(from, duration, nodes));

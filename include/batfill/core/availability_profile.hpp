@@ -52,8 +52,14 @@ class AvailabilityProfile {
 
   // Where a rectangle already in the profile at [start, start + duration) could move: the
   // earliest fit from `from` as if it were taken out, never later than `start` (where it fits).
-  // Read-only, so a compression that finds no earlier slot costs only the search.
-  Time earliest_move(Time from, Time start, Time duration, int nodes) const;
+  // Read-only, so a compression that finds no earlier slot costs only the search. Starts at or
+  // after `before` are not tried: a caller that knows none of them fits passes it to stop the
+  // search there.
+  Time earliest_move(Time from, Time start, Time duration, int nodes, Time before = kNever) const;
+
+  // The most nodes free at any time of [from, until), from >= origin; INT_MIN if the interval
+  // is empty. Compression bounds with it which jobs can use capacity given back.
+  int most_free(Time from, Time until) const;
 
   // Moves the origin forward to `now`, dropping the steps before it.
   void advance_to(Time now);

@@ -23,6 +23,9 @@
 // its slot. No reservation moves later for it (docs/semantics.md §2.5).
 
 #include <algorithm>
+#include <climits>
+#include <functional>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <unordered_map>
@@ -31,10 +34,13 @@
 #include "batfill/core/availability_profile.hpp"
 #include "batfill/core/freed_capacity_log.hpp"
 #include "batfill/core/policy.hpp"
+#include "batfill/core/position_tree.hpp"
 #include "batfill/core/queue_rules.hpp"
 
 namespace batfill {
 namespace {
+
+constexpr Time kBeforeAll = std::numeric_limits<Time>::min();
 
 struct Reservation {
   Time start = 0;
@@ -92,9 +98,9 @@ class Plan {
     now_ = view.now;
     profile_.advance_to(view.now);
     freed_.forget_before(view.now);
-    if (freed_until_ > view.now) freed_.record(view.now);
+    if (freed_until_ > view.now) note_freed(view.now, freed_until_);
     freed_until_ = view.now;
-    placement_due_ = follow(*view.queue) || placement_due_;
+    placement_due_ = follow(*view.queue, gate) || placement_due_;
     if (replan_due_) replan();
     if (reservations_vary_) grant_reservations(gate, view.now);
     if (compression_due_) compress_all(view.now, gate);
@@ -107,21 +113,23 @@ class Plan {
   std::vector<const Job*> place_and_start(const SchedulingView& view, QueueGate& gate,
                                           bool may_start) {
     std::vector<const Job*> started;
-    Walk walk{Ahead{view.now}, may_start ? view.free_nodes : 0, due_count(view.now), competing_};
+    const int free_nodes = may_start ? view.free_nodes : 0;
     const bool placing = std::exchange(placement_due_, false);
+    if (competing_ == 0) {
+      place_and_start_reserved(view.now, gate, free_nodes, placing, started);
+      return started;
+    }
+    Walk walk{Ahead{view.now}, free_nodes, due_count(view.now), competing_};
     for (std::size_t position = 0; position < waiting_.size(); ++position) {
       if (!placing && !walk.may_start_more()) break;
       Waiting& waiting = waiting_[position];
+      if (waiting.job == nullptr) continue;
       if (!waiting.planned && waiting.reserving) {
-        place(waiting, walk.ahead.earliest_for(*waiting.job, gate, view.now));
+        place(position, walk.ahead.earliest_for(*waiting.job, gate, view.now));
         if (waiting.slot.start <= view.now) ++walk.due;
       }
       if (!may_start_now(waiting, walk, gate)) continue;
-      const Job* job = waiting.job;
-      start(position, view.now);
-      gate.start(*job);
-      walk.free_nodes -= job->nodes;
-      started.push_back(job);
+      start_job(position, view.now, gate, walk.free_nodes, started);
     }
     return started;
   }
@@ -147,8 +155,9 @@ class Plan {
 
  private:
   struct Waiting {
-    explicit Waiting(const Job* new_job) : job(new_job) {}
+    Waiting(const Job* new_job, bool may_backfill) : job(new_job), backfills(may_backfill) {}
     const Job* job;  // null once started
+    bool backfills;  // may be planned before the reservations ahead of it (§2.10)
     Reservation slot;
     bool planned = false;   // holds a slot in the profile (kNever: its start is unknown)
     bool reserving = true;  // its queue grants it a reservation in this pass
@@ -159,6 +168,12 @@ class Plan {
   struct Ahead {
     Time latest;           // their latest known start, `now` if none is later
     bool unknown = false;  // one of them has no known start
+
+    // From the latest start among them (kBeforeAll if none is planned; kNever if one has no
+    // known start).
+    static Ahead of(Time latest_start, Time now) {
+      return latest_start == kNever ? Ahead{now, true} : Ahead{std::max(latest_start, now)};
+    }
 
     void see(const Waiting& waiting) {
       if (!waiting.planned) return;
@@ -218,23 +233,58 @@ class Plan {
            profile_.fits(now_, occupancy(job), job.nodes);
   }
 
-  // Starts the job at `position` of the walk. Its entry stays, empty, until the next
-  // catch_up, so the positions of the others hold for the rest of the pass.
+  // The walk of a pass in which every waiting job holds a reservation or is given one (no job
+  // competes without one): it visits only the jobs to place and the due jobs, in queue order,
+  // found through the index, and stops once no node is free and nothing is to be placed. The
+  // reservations ahead of a job to place are read from the index too.
+  void place_and_start_reserved(Time now, QueueGate& gate, int free_nodes, bool placing,
+                                std::vector<const Job*>& started) {
+    for (std::size_t position = next_.first_from(0, now); position != kNoPosition;
+         position = next_.first_from(position + 1, now)) {
+      if (!placing && free_nodes == 0) break;
+      Waiting& waiting = waiting_[position];
+      if (!waiting.planned) {
+        place(position, ahead_of(position, now).earliest_for(*waiting.job, gate, now));
+        if (waiting.slot.start > now) continue;
+      }
+      if (waiting.job->nodes > free_nodes || !gate.within_limits(*waiting.job)) continue;
+      start_job(position, now, gate, free_nodes, started);
+    }
+  }
+
+  void start_job(std::size_t position, Time now, QueueGate& gate, int& free_nodes,
+                 std::vector<const Job*>& started) {
+    const Job* job = waiting_[position].job;
+    start(position, now);
+    gate.start(*job);
+    free_nodes -= job->nodes;
+    started.push_back(job);
+  }
+
+  // The reservations ahead of `position` in queue order, from the index.
+  Ahead ahead_of(std::size_t position, Time now) const {
+    return Ahead::of(ahead_.best_before(position), now);
+  }
+
+  // Starts the job at `position` of the walk. Its entry stays, empty, so the positions of the
+  // others hold; follow drops the empty entries once they are half of them.
   void start(std::size_t position, Time now) {
     Waiting& waiting = waiting_[position];
-    if (waiting.planned) {
-      // A job kept from starting by a late report keeps its rectangle: it is planned as if it
-      // had started at its slot, and is overdue by its delay at the end (docs/semantics.md
-      // §2.5). Held from now instead, it would overlap the reservations after it, and a
-      // profile below zero there would block every compression across it.
-      forget_start(waiting.slot.start);
-    } else {
+    if (!waiting.planned) {
       const Job& job = *waiting.job;
       waiting.slot = {now, add_saturating(now, occupancy(job)), freed_.version()};
       profile_.reserve(waiting.slot.start, waiting.slot.end, job.nodes);
     }
+    // A planned job keeps its rectangle, even one kept from starting by a late report: it is
+    // planned as if it had started at its slot, and is overdue by its delay at the end
+    // (docs/semantics.md §2.5). Held from now instead, it would overlap the reservations after
+    // it, and a profile below zero there would block every compression across it.
     running_.emplace(waiting.job->id, waiting.slot);
     waiting.job = nullptr;
+    jobs_[position] = nullptr;
+    waiting.planned = false;
+    ++started_entries_;
+    update_index(position);
   }
 
   // Reports the job's first known slot: the start it was promised.
@@ -244,26 +294,42 @@ class Plan {
     first_reservations_.push_back({waiting.job->id, waiting.slot.start});
   }
 
-  // Makes waiting_ the queue's jobs in its order, started ones dropped, new ones unplanned;
-  // true if there are new ones. The queue usually differs only by jobs appended at its end
-  // (FCFS submissions), so a walk in step settles it; a reordered queue or one with jobs
-  // inserted earlier finds the planned jobs by address.
-  bool follow(const std::vector<const Job*>& queue) {
+  // Makes waiting_ the queue's jobs in its order (with the entries of started jobs, empty),
+  // new ones unplanned; true if there are new ones. The queue usually differs only by jobs
+  // appended at its end (FCFS submissions), so a walk in step settles it; a reordered queue or
+  // one with jobs inserted earlier finds the planned jobs by address.
+  bool follow(const std::vector<const Job*>& queue, const QueueGate& gate) {
     std::size_t position = 0;  // of the queue, walked in step with waiting_
     bool in_step = true;
-    for (const Waiting& waiting : waiting_) {
-      if (waiting.job == nullptr) continue;
-      if (position == queue.size() || waiting.job != queue[position]) {
-        in_step = false;
-        break;
+    if (started_entries_ == 0) {
+      in_step =
+          jobs_.size() <= queue.size() && std::equal(jobs_.begin(), jobs_.end(), queue.begin());
+      position = jobs_.size();
+    } else {
+      for (const Job* job : jobs_) {
+        if (job == nullptr) continue;
+        if (position == queue.size() || job != queue[position]) {
+          in_step = false;
+          break;
+        }
+        ++position;
       }
-      ++position;
     }
     if (in_step) {  // in place: no allocation at the many instants without a reordering
-      waiting_.erase(std::remove_if(waiting_.begin(), waiting_.end(),
-                                    [](const Waiting& waiting) { return waiting.job == nullptr; }),
-                     waiting_.end());
-      for (std::size_t i = position; i < queue.size(); ++i) waiting_.push_back(Waiting{queue[i]});
+      if (2 * started_entries_ > waiting_.size()) {
+        waiting_.erase(
+            std::remove_if(waiting_.begin(), waiting_.end(),
+                           [](const Waiting& waiting) { return waiting.job == nullptr; }),
+            waiting_.end());
+        jobs_.erase(std::remove(jobs_.begin(), jobs_.end(), nullptr), jobs_.end());
+        started_entries_ = 0;
+        rebuild_index();
+      }
+      for (std::size_t i = position; i < queue.size(); ++i) {
+        waiting_.emplace_back(queue[i], gate.may_backfill(*queue[i]));
+        jobs_.push_back(queue[i]);
+        update_index(waiting_.size() - 1);
+      }
       return position < queue.size();
     }
     std::unordered_map<const Job*, const Waiting*> planned;
@@ -276,9 +342,12 @@ class Plan {
     for (const Job* job : queue) {
       const auto it = planned.find(job);
       new_jobs = new_jobs || it == planned.end();
-      followed.push_back(it == planned.end() ? Waiting{job} : *it->second);
+      followed.push_back(it == planned.end() ? Waiting{job, gate.may_backfill(*job)} : *it->second);
     }
     waiting_ = std::move(followed);
+    jobs_ = queue;
+    started_entries_ = 0;
+    rebuild_index();
     return new_jobs;
   }
 
@@ -288,6 +357,7 @@ class Plan {
       if (waiting.planned) take_out(*waiting.job, waiting.slot);
       waiting.planned = false;
     }
+    rebuild_index();
     placement_due_ = true;
     replan_due_ = false;
   }
@@ -297,21 +367,27 @@ class Plan {
   // job that loses its reservation gives its slot back: it competes without one.
   void grant_reservations(QueueGate& gate, Time now) {
     competing_ = 0;
-    for (Waiting& waiting : waiting_) {
+    for (std::size_t position = 0; position < waiting_.size(); ++position) {
+      Waiting& waiting = waiting_[position];
+      if (waiting.job == nullptr) continue;
       const Job& job = *waiting.job;
-      waiting.reserving = gate.within_limits(job) && gate.may_reserve(job);
+      const bool was_reserving =
+          std::exchange(waiting.reserving, gate.within_limits(job) && gate.may_reserve(job));
       if (waiting.reserving) {
         placement_due_ = placement_due_ || !waiting.planned;
+        if (!was_reserving) update_index(position);
         continue;
       }
       ++competing_;
-      if (!waiting.planned) continue;
-      take_out(job, waiting.slot);
-      waiting.planned = false;
-      if (waiting.slot.start != kNever) {
-        freed_.record(std::max(waiting.slot.start, now));
-        compression_due_ = true;
+      if (waiting.planned) {
+        take_out(job, waiting.slot);
+        waiting.planned = false;
+        if (waiting.slot.start != kNever) {
+          note_freed(std::max(waiting.slot.start, now), waiting.slot.end);
+          compression_due_ = true;
+        }
       }
+      update_index(position);
     }
   }
 
@@ -320,17 +396,47 @@ class Plan {
   // planned end (its nodes were already free in the plan, and the jobs waiting for them are
   // due), unless the last compression moved jobs: their old slots may suit the jobs it had
   // already passed, as at any completion (docs/semantics.md §2.5).
+  //
+  // Only the reservations that may move are visited, found through the index. Every
+  // reservation is the earliest fit as of the last compression (or its placing): since then,
+  // capacity only came back where recorded, so a job can move only to a start before the end of
+  // such a record, before its own start, where its nodes are free. Jobs needing more nodes than
+  // any instant from now to the end of those records has free cannot move, and are passed as
+  // the full walk would pass them. Jobs that may not backfill or have no known start are always
+  // visited: their earliest start depends on the reservations ahead.
   void compress_all(Time now, const QueueGate& gate) {
     compression_due_ = false;
     if (freed_.version() == compressed_from_) return;
     compressed_from_ = freed_.version();
-    Ahead ahead{now};
-    for (Waiting& waiting : waiting_) {
-      if (!waiting.planned) continue;
-      compress(waiting, ahead.earliest_move_for(*waiting.job, gate, now, waiting.slot.start), gate);
+    Time reach = std::exchange(freed_reach_, kBeforeAll);  // records since the last one began
+    int most_free = profile_.most_free(now, reach);
+    for (std::size_t position = movable_.first_from(0, most_free); position != kNoPosition;
+         position = movable_.first_from(position + 1, most_free)) {
+      Waiting& waiting = waiting_[position];
+      // A job that may backfill, with a known start, moves from now whatever is ahead of it.
+      const Time from = waiting.backfills && waiting.slot.start != kNever
+                            ? now
+                            : ahead_of(position, now)
+                                  .earliest_move_for(*waiting.job, gate, now, waiting.slot.start);
+      const Freed freed = compress(position, from, reach);
       note_first_reservation(waiting);
-      ahead.see(waiting);
+      if (freed.from == freed.until) continue;
+      // The capacity it left may let the jobs after it move: the bound grows to cover it.
+      Time lowest = freed.from;
+      if (freed.until > reach) lowest = std::min(lowest, reach);
+      reach = std::max(reach, freed.until);
+      most_free = std::max(most_free, profile_.most_free(std::max(lowest, now), freed.until));
     }
+  }
+
+  // Capacity given back over [from, until) in the plan.
+  struct Freed {
+    Time from = 0;
+    Time until = 0;
+  };
+  void note_freed(Time from, Time until) {
+    freed_.record(from);
+    freed_reach_ = std::max(freed_reach_, until);
   }
 
   // Moves the job to its earliest slot from `from` with all others in place. Two cheap tests
@@ -338,58 +444,97 @@ class Plan {
   // was chosen (the slot was the earliest fit then, and adding rectangles only takes nodes), or
   // no instant before its slot even has its nodes free. The first does not hold for a job
   // planned after the reservations ahead of it: those may have moved earlier.
-  void compress(Waiting& waiting, Time from, const QueueGate& gate) {
+  // A reservation that is the earliest fit from now as of the last compression (one that may
+  // backfill, with a known start) can only move to a start before `reach`, the end of the
+  // capacity given back since then: the search stops there. Returns the capacity its old slot
+  // gave back (none if it did not move).
+  Freed compress(std::size_t position, Time from, Time reach) {
+    Waiting& waiting = waiting_[position];
     const Job& job = *waiting.job;
     Reservation& slot = waiting.slot;
     // A due job keeps its slot, even one in the past: it waits for nodes held by a job
     // reported after its planned end, and starts at that report (docs/semantics.md §2.5).
     // Planning it again from now could push it behind later reservations.
-    if (slot.start <= now_ || from >= slot.start) return;
-    if (gate.may_backfill(job) && freed_.earliest_since(slot.placed_at) >= slot.end) return;
-    const Time start = profile_.earliest_move(from, slot.start, occupancy(job), job.nodes);
-    if (start == slot.start) return;
+    if (slot.start <= now_ || from >= slot.start) return {};
+    if (waiting.backfills && freed_.earliest_since(slot.placed_at) >= slot.end) return {};
+    const Time before = waiting.backfills && slot.start != kNever ? reach : kNever;
+    const Time start = profile_.earliest_move(from, slot.start, occupancy(job), job.nodes, before);
+    if (start == slot.start) return {};
     const Reservation old = slot;
     take_out(job, old);
     slot = put_at(job, start);
-    if (old.start != kNever) freed_.record(std::max(old.start, slot.end));
+    update_index(position);
+    if (old.start == kNever) return {};
+    const Freed freed{std::max(old.start, slot.end), old.end};
+    note_freed(freed.from, freed.until);
+    return freed;
   }
 
-  void place(Waiting& waiting, Time from) {
+  void place(std::size_t position, Time from) {
+    Waiting& waiting = waiting_[position];
     const Job& job = *waiting.job;
     const Time start =
         from == kNever ? kNever : profile_.earliest_fit(from, occupancy(job), job.nodes);
     waiting.slot = put_at(job, start);
     waiting.planned = true;
+    update_index(position);
     note_first_reservation(waiting);
   }
   Reservation put_at(const Job& job, Time start) {
     const Reservation slot{start, add_saturating(start, occupancy(job)), freed_.version()};
     profile_.reserve(slot.start, slot.end, job.nodes);
-    starts_.insert(std::upper_bound(starts_.begin(), starts_.end(), slot.start), slot.start);
     return slot;
   }
   void take_out(const Job& job, const Reservation& slot) {
     profile_.release(slot.start, slot.end, job.nodes);
-    forget_start(slot.start);
-  }
-  void forget_start(Time start) {
-    starts_.erase(std::lower_bound(starts_.begin(), starts_.end(), start));
   }
   // How many waiting jobs have a slot at or before `now`.
   std::size_t due_count(Time now) const {
-    return static_cast<std::size_t>(std::upper_bound(starts_.begin(), starts_.end(), now) -
-                                    starts_.begin());
+    std::size_t due = 0;
+    for (std::size_t position = next_.first_from(0, now); position != kNoPosition;
+         position = next_.first_from(position + 1, now)) {
+      if (waiting_[position].planned) ++due;
+    }
+    return due;
+  }
+
+  // The index entries of the waiting job at `position`: compression and the walk visit only
+  // what the index finds.
+  void update_index(std::size_t position) {
+    const Waiting& waiting = waiting_[position];
+    const bool planned = waiting.job != nullptr && waiting.planned;
+    int movable_key = INT_MAX;
+    if (planned) {
+      movable_key =
+          !waiting.backfills || waiting.slot.start == kNever ? INT_MIN : waiting.job->nodes;
+    }
+    movable_.set(position, movable_key);
+    const bool to_place = waiting.job != nullptr && !waiting.planned && waiting.reserving;
+    next_.set(position, planned ? waiting.slot.start : to_place ? kBeforeAll : kNever);
+    ahead_.set(position, planned ? waiting.slot.start : kBeforeAll);
+  }
+  void rebuild_index() {
+    movable_.clear();
+    next_.clear();
+    ahead_.clear();
+    for (std::size_t position = 0; position < waiting_.size(); ++position) update_index(position);
   }
 
   AvailabilityProfile profile_;
-  // The waiting jobs and their slots, in the queue's order: compression visits every one of
-  // them at every completion, so they are walked in place rather than looked up (a hash map by
-  // address cost as much as the searches). A job's entry is emptied when it starts, before the
-  // Scheduler frees its address.
+  // The waiting jobs and their slots, in the queue's order, walked in place rather than looked
+  // up (a hash map by address cost as much as the searches). A job's entry is emptied when it
+  // starts, before the Scheduler frees its address, and dropped later.
   std::vector<Waiting> waiting_;
-  // Their slots, sorted, to find the due ones fast. A vector: it holds one entry per waiting
-  // job and changes at every move, where a tree would allocate.
-  std::vector<Time> starts_;
+  std::vector<const Job*> jobs_;     // their jobs, packed: follow compares them with the queue
+  std::size_t started_entries_ = 0;  // empty entries in waiting_
+  // Per position of waiting_: for compression, the nodes of a job whose reservation may move
+  // only where that many are free (INT_MIN: always visited, INT_MAX: no reservation); for the
+  // walk, the slot's start (kBeforeAll: to be placed, kNever: nothing to do); for the
+  // reservations ahead of a position, the slot's start (kBeforeAll: none).
+  static constexpr std::size_t kNoPosition = PositionTree<int, std::less<int>>::kNone;
+  PositionTree<int, std::less<int>> movable_{INT_MAX};
+  PositionTree<Time, std::less<Time>> next_{kNever};
+  PositionTree<Time, std::greater<Time>> ahead_{kBeforeAll};
   // Started jobs by id: the Scheduler reports completions with a copy of the job.
   std::unordered_map<JobId, Reservation> running_;
   FreedCapacityLog freed_;
@@ -401,7 +546,8 @@ class Plan {
   bool placement_due_ = false;  // some waiting job should get a slot
   bool compression_due_ = false;
   FreedCapacityLog::Version compressed_from_ = 0;  // the log's version when the last one began
-  bool replan_due_ = false;                        // a running job was extended by a correction
+  Time freed_reach_ = kBeforeAll;  // the latest end of capacity given back since then
+  bool replan_due_ = false;        // a running job was extended by a correction
 };
 
 class ConservativeClassic final : public Policy {
