@@ -128,7 +128,7 @@ class SwfJobStream : public JobStream {
             path, options, scratch_,
             [this](const std::string& id, long line) { return ids_.claim(id, line); },
             header_.profiles.get()),
-        lines_(path) {}
+        lines_(path, LineReader::Checksums::kAlreadyVerified) {}
 
   const Workload& workload() const override { return *header_.workload; }
   // The parser has it at hand: no lookup by name.
