@@ -1,5 +1,6 @@
 #include "batfill/common/time.hpp"
 
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -120,26 +121,24 @@ std::string format_seconds(Time t) {
   return text;
 }
 
-void append_seconds(std::string& out, Time t) {
+namespace {
+
+// Two decimal digits per entry: "00", "01", ... "99".
+constexpr std::array<char, 200> digit_pairs() {
+  std::array<char, 200> pairs{};
+  for (int i = 0; i < 100; ++i) {
+    pairs[static_cast<std::size_t>(2 * i)] = static_cast<char>('0' + i / 10);
+    pairs[static_cast<std::size_t>(2 * i + 1)] = static_cast<char>('0' + i % 10);
+  }
+  return pairs;
+}
+constexpr std::array<char, 200> kDigitPairs = digit_pairs();
+
+// Any time, negative or beyond 2^64 µs included; kept out of the common path below so that
+// its registers and 128-bit library calls are not paid for every replayed time.
+[[gnu::noinline]] void append_any_seconds(std::string& out, Time t) {
   if (t == kNever) {
     out += "inf";
-    return;
-  }
-  // Replayed times are non-negative and below 2^64 µs (585,000 years): whole seconds and the
-  // six decimals from one 64-bit division, the seconds by std::to_chars (digit pairs), the
-  // decimals by 32-bit arithmetic. Outputs format several times per job.
-  if (t >= 0 && t <= static_cast<Time>(std::numeric_limits<std::uint64_t>::max())) {
-    constexpr auto kPerSecond = static_cast<std::uint64_t>(kMicrosecondsPerSecond);
-    const auto micros = static_cast<std::uint64_t>(t);
-    char buffer[32];
-    char* end = std::to_chars(buffer, buffer + 20, micros / kPerSecond).ptr;
-    *end = '.';
-    auto fraction = static_cast<std::uint32_t>(micros % kPerSecond);
-    for (int i = 6; i > 0; --i) {
-      end[i] = static_cast<char>('0' + fraction % 10);
-      fraction /= 10;
-    }
-    out.append(buffer, static_cast<std::size_t>(end + 7 - buffer));
     return;
   }
   // Hand-rolled rather than snprintf: outputs format several times per job, and printf's
@@ -170,6 +169,29 @@ void append_seconds(std::string& out, Time t) {
   } while (digits != 0);
   if (t < 0) *--digit = '-';
   out.append(digit, static_cast<std::size_t>(end - digit));
+}
+
+}  // namespace
+
+void append_seconds(std::string& out, Time t) {
+  // Replayed times are non-negative and below 2^64 µs (585,000 years): whole seconds and the
+  // six decimals from one 64-bit division, the seconds by std::to_chars, the decimals by digit
+  // pairs. Outputs format several times per job.
+  if (t < 0 || t > static_cast<Time>(std::numeric_limits<std::uint64_t>::max())) {
+    append_any_seconds(out, t);
+    return;
+  }
+  constexpr auto kPerSecond = static_cast<std::uint64_t>(kMicrosecondsPerSecond);
+  const auto micros = static_cast<std::uint64_t>(t);
+  char buffer[32];
+  char* end = std::to_chars(buffer, buffer + 20, micros / kPerSecond).ptr;
+  *end++ = '.';
+  const auto fraction = static_cast<std::uint32_t>(micros % kPerSecond);
+  for (const std::uint32_t pair : {fraction / 10'000, fraction / 100 % 100, fraction % 100}) {
+    *end++ = kDigitPairs[2 * pair];
+    *end++ = kDigitPairs[2 * pair + 1];
+  }
+  out.append(buffer, static_cast<std::size_t>(end - buffer));
 }
 
 }  // namespace batfill
