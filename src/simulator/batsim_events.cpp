@@ -43,14 +43,14 @@ protocol::JobSubmitted job_submitted(const SimulatedJob& job) {
   return event;
 }
 
-protocol::JobCompleted job_completed(const SimulatedJob& job, FinalState state) {
+protocol::JobCompleted job_completed(SimulatedJob& job, FinalState state) {
   protocol::JobCompleted event;
   event.job_id = job.batsim_id;
   event.job_state = to_string(state);
   // Batsim's return codes: 0 on success, the profile's `ret` on failure, -1 at the walltime.
   event.return_code =
       state == FinalState::kCompletedWalltimeReached ? -1 : job.profile->return_code;
-  event.alloc = job.record.machines;
+  event.alloc = std::move(job.record.machines);
   return event;
 }
 

@@ -19,7 +19,8 @@ protocol::SimulationBegins simulation_begins(const Platform& platform,
 // JOB_SUBMITTED of a valid job, with its user fields from a Batsim JSON workload.
 protocol::JobSubmitted job_submitted(const SimulatedJob& job);
 
-// JOB_COMPLETED of a job that ran.
-protocol::JobCompleted job_completed(const SimulatedJob& job, FinalState state);
+// JOB_COMPLETED of a job that ran and whose record has gone out: its machines move into the
+// event (a copy of the interval set per job showed in profiles).
+protocol::JobCompleted job_completed(SimulatedJob& job, FinalState state);
 
 }  // namespace batfill::simulator

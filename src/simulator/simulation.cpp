@@ -136,7 +136,7 @@ class BatsimStandIn {
       job.record.finish_time = completion.time;
       job.record.state = completion.state;
       checker_.release(job.record.machines);
-      finish(completion.job);
+      finish(completion.job);  // before the event, which takes the record's machines
       request_.events.push_back({completion.time, job_completed(job, completion.state)});
     }
   }

@@ -208,7 +208,10 @@ class CsvJobStream : public JobStream {
  public:
   // `header`: the first pass's, whose profiles this pass hands out.
   CsvJobStream(detail::StreamHeader header, const std::string& path, std::size_t records)
-      : header_(std::move(header)), records_(records), lines_(path), rows_(first_row(path)) {}
+      : header_(std::move(header)),
+        records_(records),
+        lines_(path, detail::LineReader::Checksums::kAlreadyVerified),
+        rows_(first_row(path)) {}
 
   const Workload& workload() const override { return *header_.workload; }
   std::size_t record_count() const override { return records_; }

@@ -9,8 +9,8 @@ namespace {
 constexpr std::size_t kChunk = 1 << 20;
 }  // namespace
 
-LineReader::LineReader(const std::string& path)
-    : path_(path), file_(path, std::ios::binary), buffer_(kChunk, '\0') {
+LineReader::LineReader(const std::string& path, Checksums checksums)
+    : path_(path), file_(path, std::ios::binary), checksums_(checksums), buffer_(kChunk, '\0') {
   if (!file_) throw std::runtime_error("cannot open workload '" + path + "'");
   // Gzip is recognised by its magic bytes, as read_workload recognises it.
   char magic[2] = {0, 0};
@@ -26,12 +26,18 @@ LineReader::LineReader(const std::string& path)
   compressed_.assign(magic, 2);
   // 16 + MAX_WBITS: expect a gzip header and trailer, not a raw zlib stream.
   if (inflateInit2(&inflater_, 16 + MAX_WBITS) != Z_OK) corrupt();
+  if (checksums_ == Checksums::kAlreadyVerified) inflateValidate(&inflater_, 0);
   inflater_.next_in = reinterpret_cast<Bytef*>(compressed_.data());
   inflater_.avail_in = 2;
 }
 
 LineReader::~LineReader() {
   if (gzip_) inflateEnd(&inflater_);
+}
+
+void LineReader::reset_inflater() {
+  inflateReset(&inflater_);
+  if (checksums_ == Checksums::kAlreadyVerified) inflateValidate(&inflater_, 0);
 }
 
 void LineReader::corrupt() const {
@@ -56,7 +62,7 @@ std::size_t LineReader::inflate_into(char* out, std::size_t room) {
       inflater_.next_in = reinterpret_cast<Bytef*>(compressed_.data());
       inflater_.avail_in = static_cast<uInt>(got);
       if (member_ended_) {
-        inflateReset(&inflater_);  // another member follows (or data that is not one: an error)
+        reset_inflater();  // another member follows (or data that is not one: an error)
         member_ended_ = false;
       }
     }
@@ -64,7 +70,7 @@ std::size_t LineReader::inflate_into(char* out, std::size_t room) {
     if (status == Z_STREAM_END) {
       member_ended_ = true;
       if (inflater_.avail_in > 0) {
-        inflateReset(&inflater_);
+        reset_inflater();
         member_ended_ = false;
       }
     } else if (status != Z_OK && status != Z_BUF_ERROR) {

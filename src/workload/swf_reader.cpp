@@ -36,6 +36,10 @@ constexpr int kRequestedProcessors = 8;
 constexpr int kRequestedTime = 9;
 constexpr int kUserId = 12;
 constexpr int kQueueNumber = 15;
+// The fields a valid record's job is made of; the others are only checked to be numbers.
+constexpr std::array<int, 8> kUsedFields = {
+    kJobNumber,           kSubmitTime,    kRunTime, kAllocatedProcessors,
+    kRequestedProcessors, kRequestedTime, kUserId,  kQueueNumber};
 
 // "; MaxProcs: 338" and "; MaxNodes: 338 (batch partition; 512 total)": the leading number.
 void read_header_comment(std::string_view comment, const std::string& location,
@@ -94,7 +98,8 @@ std::string SwfRecordParser::location(long line) const {
   return path_ + ":" + std::to_string(line);
 }
 
-bool SwfRecordParser::read_line(std::string_view line, long line_number, WorkloadJob& job) {
+bool SwfRecordParser::read_line(std::string_view line, long line_number, WorkloadJob& job,
+                                bool known_valid) {
   const std::string_view content = trim(line);
   if (content.empty()) return false;
   line_number_ = line_number;
@@ -104,7 +109,7 @@ bool SwfRecordParser::read_line(std::string_view line, long line_number, Workloa
   }
   job = WorkloadJob();
   profile_ = nullptr;
-  read_record(content, job);
+  read_record(content, job, known_valid);
   return true;
 }
 
@@ -116,8 +121,7 @@ void SwfRecordParser::invalid(WorkloadJob& job, const std::string& why) const {
   detail::mark_invalid(job, location(line_number_), why);
 }
 
-void SwfRecordParser::read_record(std::string_view content, WorkloadJob& job) {
-  split_fields(content, fields_);
+std::string SwfRecordParser::read_all_numbers() {
   std::string structure_problem;
   if (fields_.count != kSwfFieldCount) {
     structure_problem = "has " + std::to_string(fields_.count) + " fields, SWF records have " +
@@ -136,6 +140,27 @@ void SwfRecordParser::read_record(std::string_view content, WorkloadJob& job) {
           "field " + std::to_string(i + 1) + " " + field_text(fields_.text[i]) + " is not a number";
     }
   }
+  return structure_problem;
+}
+
+bool SwfRecordParser::read_used_numbers() {
+  if (fields_.count != kSwfFieldCount) return false;
+  is_number_.fill(false);
+  for (const int field : kUsedFields) {
+    const std::optional<double> value = parse_number(fields_.text[field - 1]);
+    if (!value) return false;
+    is_number_[field] = true;
+    number_[field] = *value;
+  }
+  return true;
+}
+
+void SwfRecordParser::read_record(std::string_view content, WorkloadJob& job, bool known_valid) {
+  split_fields(content, fields_);
+  // A record known valid had 18 numeric fields; should the file have changed since, it is read
+  // in full like any other.
+  const std::string structure_problem =
+      known_valid && read_used_numbers() ? std::string() : read_all_numbers();
 
   job.job.id =
       is_number_[kJobNumber] ? std::string(fields_.text[0]) : "line" + std::to_string(line_number_);

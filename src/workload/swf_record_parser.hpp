@@ -40,8 +40,10 @@ class SwfRecordParser {
                   ClaimId claim_id, DelayProfiles* shared = nullptr);
 
   // Reads line `line_number`: true when it is a record, now in `job`; false for blank lines
-  // and header comments.
-  bool read_line(std::string_view line, long line_number, WorkloadJob& job);
+  // and header comments. `known_valid`: an earlier pass found the record valid, so only the
+  // fields a job is made of are parsed (the others were numbers then); the job is the same.
+  bool read_line(std::string_view line, long line_number, WorkloadJob& job,
+                 bool known_valid = false);
   // Sets the workload's machine size from the header comments read.
   void finish_header();
   int jobs_overrunning_limit() const { return jobs_overrunning_limit_; }
@@ -52,7 +54,11 @@ class SwfRecordParser {
 
  private:
   void invalid(WorkloadJob& job, const std::string& why) const;
-  void read_record(std::string_view content, WorkloadJob& job);
+  void read_record(std::string_view content, WorkloadJob& job, bool known_valid);
+  // Parses every field; the text names the first problem of the record's structure, if any.
+  std::string read_all_numbers();
+  // Parses the fields a job is made of; false if one is not a number.
+  bool read_used_numbers();
   void read_fields(WorkloadJob& job);
 
   std::string path_;

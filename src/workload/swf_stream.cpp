@@ -4,11 +4,13 @@
 // renamed ids and reasons are the same.
 
 #include <algorithm>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <unordered_set>
+#include <vector>
 
 #include "batfill/workload/job_stream.hpp"
 #include "line_reader.hpp"
@@ -25,6 +27,38 @@ using detail::SwfRecordParser;
 using Header = detail::StreamHeader;
 using detail::submitted_before;
 
+// The lines of the invalid records, so that the second pass parses only the fields a job is made
+// of in the others. Kept up to a bound, so memory stays that of the jobs in flight whatever the
+// trace: past it, records are parsed in full (the same jobs, only slower).
+class InvalidLines {
+ public:
+  void add(long line) {
+    if (lines_.size() < kMaxLines) {
+      lines_.push_back(line);
+    } else if (known_until_ == kEveryLine) {
+      known_until_ = line - 1;
+    }
+  }
+  // Asked for lines in increasing order.
+  bool known_valid(long line) {
+    while (next_ < lines_.size() && lines_[next_] < line) ++next_;
+    return line <= known_until_ && !(next_ < lines_.size() && lines_[next_] == line);
+  }
+  // Nothing is known: every record is parsed in full.
+  static InvalidLines none() {
+    InvalidLines lines;
+    lines.known_until_ = 0;
+    return lines;
+  }
+
+ private:
+  static constexpr std::size_t kMaxLines = std::size_t{1} << 20;  // 8 MB
+  static constexpr long kEveryLine = std::numeric_limits<long>::max();
+  std::vector<long> lines_;  // increasing
+  std::size_t next_ = 0;
+  long known_until_ = kEveryLine;  // lines_ lists every invalid record up to this line
+};
+
 // What the first pass learns of the whole trace.
 struct Survey {
   Header header;  // path, machine size, profiles, limits taken from runtimes, warnings
@@ -36,6 +70,7 @@ struct Survey {
   std::string first_invalid_reason;  // its reason, but "first used at ?" for a duplicate
   bool first_invalid_is_duplicate = false;
   std::unordered_set<std::string> repeated_ids;
+  InvalidLines invalid_lines;
 };
 
 Survey survey(const std::string& path, const ReadOptions& options) {
@@ -63,6 +98,7 @@ Survey survey(const std::string& path, const ReadOptions& options) {
     if (previous && submitted_before(job.job, *previous)) survey.in_submit_order = false;
     previous = job.job;
     if (job.is_valid()) continue;
+    survey.invalid_lines.add(lines.line_number());
     if (survey.invalid++ == 0) {
       survey.first_invalid_line = lines.line_number();
       survey.first_invalid_reason = job.invalid_reason;
@@ -80,9 +116,10 @@ class SwfJobStream : public JobStream {
  public:
   // `header`: the first pass's; its profiles are the ones this pass hands out.
   SwfJobStream(Header header, const std::string& path, const ReadOptions& options,
-               const std::unordered_set<std::string>& repeated_ids, std::size_t records,
-               bool has_user_ids)
+               const std::unordered_set<std::string>& repeated_ids, InvalidLines invalid_lines,
+               std::size_t records, bool has_user_ids)
       : header_(std::move(header)),
+        invalid_lines_(std::move(invalid_lines)),
         records_(records),
         has_user_ids_(has_user_ids),
         repeated_ids_(repeated_ids),
@@ -91,7 +128,7 @@ class SwfJobStream : public JobStream {
             path, options, scratch_,
             [this](const std::string& id, long line) { return ids_.claim(id, line); },
             header_.profiles.get()),
-        lines_(path) {}
+        lines_(path, LineReader::Checksums::kAlreadyVerified) {}
 
   const Workload& workload() const override { return *header_.workload; }
   // The parser has it at hand: no lookup by name.
@@ -102,7 +139,8 @@ class SwfJobStream : public JobStream {
   const WorkloadJob* next() override {
     std::string_view line;
     while (lines_.next(line)) {
-      if (parser_.read_line(line, lines_.line_number(), job_)) return &job_;
+      const long number = lines_.line_number();
+      if (parser_.read_line(line, number, job_, invalid_lines_.known_valid(number))) return &job_;
     }
     return nullptr;
   }
@@ -110,6 +148,7 @@ class SwfJobStream : public JobStream {
 
  private:
   Header header_;
+  InvalidLines invalid_lines_;
   std::size_t records_;
   bool has_user_ids_;
   // The parser's counts and warnings: the header already has them from the first pass.
@@ -126,8 +165,8 @@ class SwfJobStream : public JobStream {
 std::string first_invalid_reason(const std::string& path, const ReadOptions& options,
                                  const Survey& survey) {
   if (!survey.first_invalid_is_duplicate) return survey.first_invalid_reason;
-  SwfJobStream stream(Header(), path, options, survey.repeated_ids, survey.records,
-                      survey.has_user_ids);
+  SwfJobStream stream(Header(), path, options, survey.repeated_ids, InvalidLines::none(),
+                      survey.records, survey.has_user_ids);
   while (const WorkloadJob* job = stream.next()) {
     if (stream.line_number() == survey.first_invalid_line) return job->invalid_reason;
   }
@@ -168,7 +207,8 @@ std::unique_ptr<JobStream> stream_swf(const std::string& path, const ReadOptions
   detail::add_count_warnings(*trace.header.workload, trace.records, trace.invalid,
                              first_invalid_reason(path, options, trace));
   return std::make_unique<SwfJobStream>(std::move(trace.header), path, options, trace.repeated_ids,
-                                        trace.records, trace.has_user_ids);
+                                        std::move(trace.invalid_lines), trace.records,
+                                        trace.has_user_ids);
 }
 
 }  // namespace batfill::workload

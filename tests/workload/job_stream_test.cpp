@@ -131,6 +131,26 @@ TEST(JobStream, RepeatedIdsAreRenamedNamingTheFirstUse) {
       "4 of 7 records are invalid and will be rejected (first: " + jobs[2].invalid_reason + ")");
 }
 
+// The second pass parses only the fields a job is made of where the first found the record
+// valid: records invalid for any field, next to valid ones, keep their own reasons.
+TEST(JobStream, InvalidRecordsAmongValidOnesKeepTheirReasons) {
+  ScratchFiles files;
+  std::string bad_unused_field = record("3", "2", "10");
+  bad_unused_field.replace(bad_unused_field.find(" -1 "), 4, " x ");
+  const std::string path = files.write(
+      "t.swf", "; MaxProcs: 4\n" + record("1", "0", "10") + record("2", "1", "-1") +
+                   bad_unused_field + record("4", "3", "10", "0") + record("5", "4", "10") +
+                   "6 5 -1 10 1\n" + record("7", "6", "10.5", "2", "0") + record("8", "7", "7"));
+  ASSERT_NE(stream_swf(path, {}), nullptr);
+  expect_same_as_whole(path);
+  const std::unique_ptr<JobStream> stream = open_job_stream(path);
+  const std::vector<WorkloadJob> jobs = drain(*stream);
+  ASSERT_EQ(jobs.size(), 8u);
+  EXPECT_EQ(jobs[2].invalid_reason, path + ":4: field 3 'x' is not a number");
+  EXPECT_EQ(jobs[6].job.runtime, from_fractional_seconds(10.5));
+  EXPECT_TRUE(jobs[7].is_valid());
+}
+
 TEST(JobStream, CommentsBlankLinesAndCrlfInTheMiddle) {
   ScratchFiles files;
   const std::string path = files.write(

@@ -2,6 +2,8 @@
 // What the scheduler knows of a job: what the user asked for, who asked, and the runtime the
 // scheduler predicts for it (docs/semantics.md §2.9). The actual runtime is known only in replays.
 
+#include <cstddef>
+#include <functional>
 #include <string>
 
 #include "batfill/common/time.hpp"
@@ -10,6 +12,15 @@ namespace batfill {
 
 // Batsim's "workload!name" form, or a plain trace id such as an SWF job number.
 using JobId = std::string;
+
+// The hash of the core's tables by job id. libstdc++ counts std::hash<std::string> as slow and
+// then looks up a table of up to 20 entries by comparing the id with every key in turn (a
+// string comparison per running job at every start and completion); with any other hasher it
+// hashes. Not noexcept, so that each entry still keeps its hash and a lookup compares hashes
+// before ids.
+struct JobIdHash {
+  std::size_t operator()(const JobId& id) const { return std::hash<JobId>{}(id); }
+};
 
 struct Job {
   JobId id;

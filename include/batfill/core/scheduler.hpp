@@ -140,9 +140,11 @@ class Scheduler {
   std::vector<Completed> to_learn_;
   std::uint64_t started_count_ = 0;
   MachinePool pool_;
-  std::unordered_map<JobId, Job> waiting_;         // owns the queued jobs; queue_ points into it
-  std::vector<const Job*> queue_;                  // in queue order
-  std::unordered_map<JobId, RunningJob> running_;  // nodes: pointers to jobs stay valid
+  // Owns the queued jobs; queue_ points into it.
+  std::unordered_map<JobId, Job, JobIdHash> waiting_;
+  std::vector<const Job*> queue_;  // in queue order
+  // Nodes: pointers to jobs stay valid.
+  std::unordered_map<JobId, RunningJob, JobIdHash> running_;
   // The correctable running jobs by expiry (start + prediction), then start order: the next
   // wake-up and the corrections due are read here, not by scanning every running job at every
   // request. Empty without a corrector.

@@ -29,8 +29,10 @@ class SpecEasy final : public Policy {
         // Step 3: strict `<`, because freed nodes are not back instantly (spec edge case 3).
         // Every free node is the head's until the reservation (no extra nodes here), so only
         // backfill queues may use them (docs/semantics.md §2.10).
-        if (job.nodes <= pass.timeline().free_nodes() && pass.gate().may_backfill(job) &&
-            pass.gate().within_limits(job) && planned_end(job, pass.now()) < reservation) {
+        // The time test before the queue rules: it fails most often (all four are pure).
+        if (job.nodes <= pass.timeline().free_nodes() &&
+            planned_end(job, pass.now()) < reservation && pass.gate().may_backfill(job) &&
+            pass.gate().within_limits(job)) {
           pass.start(position);
           backfilled = true;
         }
