@@ -60,4 +60,4 @@ for copies in $SIZES; do
     echo "x$copies $p: ${wall} s (CPU $cpu s, first pass $first_pass s, CPU $first_pass_cpu s), $(( rss / 1024 )) MB, copies identical: $same"
   done
 done
-python3 "$HERE/report.py" "$WORK/results.csv" "$HERE/results.md" "$HERE"
+"${PYTHON:-/usr/bin/python3}" "$HERE/report.py" "$WORK/results.csv" "$HERE/results.md" "$HERE"
