@@ -53,8 +53,7 @@ void log_cost(const adapter::Log& log, long messages) {
 // `when` is "before message #K" or "while replying to message #K".
 void report_peer_lost(const ServeOptions& options, const std::string& when, std::ostream& errors) {
   errors << "batfill serve: Batsim closed the connection on " << options.endpoint << " " << when
-         << ": it exited or crashed, or sent a message larger than " << (kMaxMessageBytes >> 20)
-         << " MiB (docs/protocol.md §1.4)\n";
+         << ": it exited or crashed (docs/protocol.md §1.4)\n";
 }
 
 // The next request into `socket.request()`: kServeDone, or the exit status when none comes.
@@ -66,6 +65,12 @@ int receive(ZmtpReplySocket& socket, const ServeOptions& options, long index,
         return kServeDone;
       case ZmtpReplySocket::Received::kPeerLost:
         report_peer_lost(options, "before message #" + std::to_string(index), errors);
+        return kServeSocketError;
+      case ZmtpReplySocket::Received::kTooLarge:
+        errors << "batfill serve: message #" << index << " from " << options.endpoint
+               << " is larger than " << (kMaxMessageBytes >> 20)
+               << " MiB (all its frames together): the connection is dropped "
+                  "(docs/protocol.md §1.4)\n";
         return kServeSocketError;
       case ZmtpReplySocket::Received::kTimeout:
         break;
