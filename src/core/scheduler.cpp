@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <iterator>
 #include <stdexcept>
 
 #include "batfill/common/text.hpp"
@@ -164,7 +165,7 @@ std::uint64_t Scheduler::start_sequence_of(const JobId& id) const {
   return running_job(id).start_sequence;
 }
 
-void Scheduler::submit(const Job& job) {
+void Scheduler::submit(Job job) {
   if (waiting_.count(job.id) != 0 || running_.count(job.id) != 0) {
     throw std::invalid_argument("job '" + job.id + "' submitted twice");
   }
@@ -188,10 +189,10 @@ void Scheduler::submit(const Job& job) {
                            quoted(queue.name) + " lets a user hold at most " +
                            std::to_string(std::min(queue.slot_limit, queue.user_slot_limit)));
   }
-  Job& stored = waiting_.emplace(job.id, job).first->second;
+  const Time now = job.submit_time;
+  Job& stored = waiting_.emplace(job.id, std::move(job)).first->second;
   stored.queue_index = queue_index;
   stored.prediction = predict(stored);
-  const Time now = job.submit_time;
   queue_.insert(std::upper_bound(queue_.begin(), queue_.end(), &stored,
                                  [&](const Job* a, const Job* b) { return ahead(*a, *b, now); }),
                 &stored);
@@ -206,16 +207,23 @@ void Scheduler::reject(const Job& job, std::string reason) {
 }
 
 std::vector<Decision> Scheduler::schedule(Time now) {
-  std::vector<Decision> decisions = std::move(pending_);
+  std::vector<Decision> decisions;
+  schedule(now, decisions);
+  return decisions;
+}
+
+void Scheduler::schedule(Time now, std::vector<Decision>& decisions) {
+  decisions.clear();
+  std::move(pending_.begin(), pending_.end(), std::back_inserter(decisions));
   pending_.clear();
-  if (queue_.empty()) return decisions;
+  if (queue_.empty()) return;
   if (depends_on_time(options_.order)) {
     std::stable_sort(queue_.begin(), queue_.end(),
                      [&](const Job* a, const Job* b) { return ahead(*a, *b, now); });
   }
 
   const std::vector<const Job*> starting = policy_->select_jobs_to_start(view_at(now, queue_));
-  if (starting.empty()) return decisions;
+  if (starting.empty()) return;
 
   // A sorted vector, not a hash set: a pass starts few jobs, and this runs at every instant.
   std::vector<const Job*> started = starting;
@@ -230,7 +238,6 @@ std::vector<Decision> Scheduler::schedule(Time now) {
   remove_from_queue(started);
   decisions.reserve(decisions.size() + starting.size());
   for (const Job* job : starting) start(*job, now, decisions);
-  return decisions;
 }
 
 // Started jobs sit near the front of a long queue: compact only up to the last of them.

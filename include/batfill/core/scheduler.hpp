@@ -49,8 +49,11 @@ class Scheduler {
   // not running; submit() throws for an id already known. A job that can never run is rejected
   // at once (the decision is returned by the next schedule()) and never blocks the queue.
   void complete(const JobId& id, Time now);
-  void submit(const Job& job);
+  void submit(Job job);
   std::vector<Decision> schedule(Time now);
+  // The same pass, its decisions replacing the content of `decisions`: a caller that passes the
+  // same vector at every instant keeps its buffer instead of allocating one per pass.
+  void schedule(Time now, std::vector<Decision>& decisions);
   // The first reservations the last schedule() made (conservative-classic's promises), once.
   std::vector<FirstReservation> take_first_reservations() {
     return policy_->take_first_reservations();
