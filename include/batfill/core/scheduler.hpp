@@ -89,7 +89,7 @@ class Scheduler {
 
   int machine_count() const { return pool_.size(); }
   int free_nodes() const { return pool_.free_count(); }
-  std::size_t waiting_count() const { return queue_.size(); }
+  std::size_t waiting_count() const { return queue_.size() - queue_front_; }
   std::size_t running_count() const { return running_.size(); }
   // Machines of a running job; throws std::invalid_argument if it is not running.
   const MachineSet& machines_of(const JobId& id) const;
@@ -107,7 +107,8 @@ class Scheduler {
 
   void reject(const Job& job, std::string reason);
   // What the policy sees at `now` with `queue` as the wait queue.
-  SchedulingView view_at(Time now, const std::vector<const Job*>& queue) const;
+  SchedulingView view_at(Time now, QueueView queue) const;
+  QueueView waiting_queue() const;
   // `started` is sorted by address.
   void remove_from_queue(const std::vector<const Job*>& started);
   void start(const Job& waiting, Time now, std::vector<Decision>& decisions);
@@ -145,7 +146,11 @@ class Scheduler {
   MachinePool pool_;
   // Owns the queued jobs; queue_ points into it.
   std::unordered_map<JobId, Job, JobIdHash> waiting_;
-  std::vector<const Job*> queue_;  // in queue order
+  // In queue order from queue_front_: the slots before it held jobs that started, and are
+  // dropped once they are half of the vector, so that a start at the front costs no move of
+  // the jobs behind it.
+  std::vector<const Job*> queue_;
+  std::size_t queue_front_ = 0;
   // Nodes: pointers to jobs stay valid.
   std::unordered_map<JobId, RunningJob, JobIdHash> running_;
   // The correctable running jobs by expiry (start + prediction), then start order: the next
