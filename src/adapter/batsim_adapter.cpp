@@ -290,10 +290,10 @@ void BatsimAdapter::complete(const JobCompleted& completed, const EventPosition&
   // Built only for a message: this runs for every completion.
   const auto job = [&completed] { return "job '" + completed.job_id + "'"; };
   const auto active = active_.find(completed.job_id);
-  const JobState state = active != active_.end()                 ? active->second
-                         : completed_.contains(completed.job_id) ? JobState::kCompleted
-                         : rejected_.contains(completed.job_id)  ? JobState::kRejected
-                                                                 : JobState::kUnknown;
+  const JobState state = active != active_.end()                ? active->second
+                         : !ended_.contains(completed.job_id)   ? JobState::kUnknown
+                         : rejected_.contains(completed.job_id) ? JobState::kRejected
+                                                                : JobState::kCompleted;
   switch (state) {
     case JobState::kUnknown:
       fail(where, "field 'job_id': " + job() + " was never submitted");
@@ -322,12 +322,12 @@ void BatsimAdapter::complete(const JobCompleted& completed, const EventPosition&
                std::to_string(scheduler_->corrections_of(completed.job_id)) + " corrections");
   }
   scheduler_->complete(completed.job_id, now);
-  completed_.insert(completed.job_id);
+  ended_.insert(completed.job_id);
   active_.erase(active);
 }
 
 bool BatsimAdapter::ever_submitted(const std::string& id) const {
-  return active_.count(id) != 0 || completed_.contains(id) || rejected_.contains(id);
+  return active_.count(id) != 0 || ended_.contains(id);
 }
 
 void BatsimAdapter::submit(std::vector<std::pair<EventPosition, const JobSubmitted*>>& submissions,
@@ -346,7 +346,7 @@ void BatsimAdapter::submit(std::vector<std::pair<EventPosition, const JobSubmitt
     active_.emplace(submitted->job.id, JobState::kWaiting);
     Job job = core_job(submitted->job, now);
     job.runtime = submitted->forwarded_delay;
-    scheduler_->submit(job);
+    scheduler_->submit(std::move(job));
   }
 }
 
@@ -391,7 +391,8 @@ Message BatsimAdapter::end(Time now) {
 
 // One scheduling pass; each decision is consumed here: its id and machines move into the reply.
 void BatsimAdapter::decide(Time now, Message& reply) {
-  std::vector<Decision> decisions = scheduler_->schedule(now);
+  std::vector<Decision>& decisions = decisions_;
+  scheduler_->schedule(now, decisions);
   if (log_.debugging()) {
     for (const FirstReservation& reservation : scheduler_->take_first_reservations()) {
       log_.debug("reserve " + reservation.job_id + " from " + format_seconds(reservation.start) +
@@ -405,6 +406,7 @@ void BatsimAdapter::decide(Time now, Message& reply) {
       throw std::logic_error("the core decided on job '" + decision.job_id + "', never submitted");
     }
     if (decision.kind == Decision::Kind::kReject) {
+      ended_.insert(active->first);
       rejected_.insert(active->first);
       active_.erase(active);
       log_.info("rejected at " + format_seconds(now) + " s: " + decision.reason);
@@ -420,6 +422,7 @@ void BatsimAdapter::decide(Time now, Message& reply) {
           stamped(now, ExecuteJob{std::move(decision.job_id), std::move(decision.machines)}));
     }
   }
+  decisions.clear();
 }
 
 // A CALL_ME_LATER only for the next prediction to expire (docs/semantics.md §2.9), unless a

@@ -5,7 +5,7 @@
 namespace batfill {
 
 BackfillPass::BackfillPass(const SchedulingView& view, ReservationClock* clock)
-    : queue_(*view.queue), timeline_(view), gate_(view, clock) {}
+    : queue_(view.queue), timeline_(view), gate_(view, clock) {}
 
 bool BackfillPass::is_started(std::size_t position) const {
   return std::binary_search(started_positions_.begin(), started_positions_.end(), position);

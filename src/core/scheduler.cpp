@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <iterator>
 #include <stdexcept>
 
 #include "batfill/common/text.hpp"
@@ -164,7 +165,7 @@ std::uint64_t Scheduler::start_sequence_of(const JobId& id) const {
   return running_job(id).start_sequence;
 }
 
-void Scheduler::submit(const Job& job) {
+void Scheduler::submit(Job job) {
   if (waiting_.count(job.id) != 0 || running_.count(job.id) != 0) {
     throw std::invalid_argument("job '" + job.id + "' submitted twice");
   }
@@ -188,11 +189,12 @@ void Scheduler::submit(const Job& job) {
                            quoted(queue.name) + " lets a user hold at most " +
                            std::to_string(std::min(queue.slot_limit, queue.user_slot_limit)));
   }
-  Job& stored = waiting_.emplace(job.id, job).first->second;
+  const Time now = job.submit_time;
+  Job& stored = waiting_.emplace(job.id, std::move(job)).first->second;
   stored.queue_index = queue_index;
   stored.prediction = predict(stored);
-  const Time now = job.submit_time;
-  queue_.insert(std::upper_bound(queue_.begin(), queue_.end(), &stored,
+  const auto front = queue_.begin() + static_cast<std::ptrdiff_t>(queue_front_);
+  queue_.insert(std::upper_bound(front, queue_.end(), &stored,
                                  [&](const Job* a, const Job* b) { return ahead(*a, *b, now); }),
                 &stored);
 }
@@ -206,16 +208,24 @@ void Scheduler::reject(const Job& job, std::string reason) {
 }
 
 std::vector<Decision> Scheduler::schedule(Time now) {
-  std::vector<Decision> decisions = std::move(pending_);
+  std::vector<Decision> decisions;
+  schedule(now, decisions);
+  return decisions;
+}
+
+void Scheduler::schedule(Time now, std::vector<Decision>& decisions) {
+  decisions.clear();
+  std::move(pending_.begin(), pending_.end(), std::back_inserter(decisions));
   pending_.clear();
-  if (queue_.empty()) return decisions;
+  if (waiting_count() == 0) return;
   if (depends_on_time(options_.order)) {
-    std::stable_sort(queue_.begin(), queue_.end(),
+    std::stable_sort(queue_.begin() + static_cast<std::ptrdiff_t>(queue_front_), queue_.end(),
                      [&](const Job* a, const Job* b) { return ahead(*a, *b, now); });
   }
 
-  const std::vector<const Job*> starting = policy_->select_jobs_to_start(view_at(now, queue_));
-  if (starting.empty()) return decisions;
+  const std::vector<const Job*> starting =
+      policy_->select_jobs_to_start(view_at(now, waiting_queue()));
+  if (starting.empty()) return;
 
   // A sorted vector, not a hash set: a pass starts few jobs, and this runs at every instant.
   std::vector<const Job*> started = starting;
@@ -230,15 +240,16 @@ std::vector<Decision> Scheduler::schedule(Time now) {
   remove_from_queue(started);
   decisions.reserve(decisions.size() + starting.size());
   for (const Job* job : starting) start(*job, now, decisions);
-  return decisions;
 }
 
-// Started jobs sit near the front of a long queue: compact only up to the last of them.
+// Started jobs sit near the front of a long queue: only the jobs up to the last of them move,
+// the ones kept ahead of it moving back next to the rest, and the front advances.
 // Compares addresses only; the jobs are still in waiting_.
 void Scheduler::remove_from_queue(const std::vector<const Job*>& started) {
   std::size_t to_remove = started.size();
-  auto kept = queue_.begin();
-  auto it = queue_.begin();
+  const auto front = queue_.begin() + static_cast<std::ptrdiff_t>(queue_front_);
+  auto kept = front;
+  auto it = front;
   for (; it != queue_.end() && to_remove > 0; ++it) {
     if (std::binary_search(started.begin(), started.end(), *it, std::less<const Job*>())) {
       --to_remove;
@@ -246,7 +257,12 @@ void Scheduler::remove_from_queue(const std::vector<const Job*>& started) {
       *kept++ = *it;
     }
   }
-  queue_.erase(kept, it);
+  std::move_backward(front, kept, it);
+  queue_front_ += static_cast<std::size_t>(it - kept);
+  if (2 * queue_front_ >= queue_.size()) {
+    queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(queue_front_));
+    queue_front_ = 0;
+  }
 }
 
 // Moves a waiting job (already out of the queue) to the running jobs, with its machines.
@@ -279,18 +295,22 @@ Time Scheduler::estimate_start(const Job& job, Time now) const {
   if (job.nodes > std::min(spec.slot_limit, spec.user_slot_limit)) return kNever;
   // The queue as it would be with `job` submitted now.
   auto before = [&](const Job* a, const Job* b) { return ahead(*a, *b, now); };
-  std::vector<const Job*> queue = queue_;
+  std::vector<const Job*> queue(waiting_queue().begin(), waiting_queue().end());
   if (depends_on_time(options_.order)) std::stable_sort(queue.begin(), queue.end(), before);
   queue.insert(std::upper_bound(queue.begin(), queue.end(), &queued, before), &queued);
-  return policy_->estimate_start(queued, view_at(now, queue));
+  return policy_->estimate_start(queued, view_at(now, QueueView(queue)));
 }
 
-SchedulingView Scheduler::view_at(Time now, const std::vector<const Job*>& queue) const {
+QueueView Scheduler::waiting_queue() const {
+  return QueueView(queue_.data() + queue_front_, queue_.data() + queue_.size());
+}
+
+SchedulingView Scheduler::view_at(Time now, QueueView queue) const {
   SchedulingView view;
   view.now = now;
   view.machine_count = pool_.size();
   view.free_nodes = pool_.free_count();
-  view.queue = &queue;
+  view.queue = queue;
   view.releases = &releases_;
   view.backfill_order = options_.backfill_order;
   view.queues = &queues_;

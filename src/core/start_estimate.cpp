@@ -14,7 +14,7 @@ Time planned_start_in_queue(const Job& job, const SchedulingView& view, bool may
     profile.reserve(view.now, std::max(end, add_saturating(view.now, 1)), nodes);
   }
   Time earliest = view.now;
-  for (const Job* waiting : *view.queue) {
+  for (const Job* waiting : view.queue) {
     const Time slot = profile.earliest_fit(earliest, occupancy(*waiting), waiting->nodes);
     if (waiting == &job) return slot;
     if (slot == kNever) return kNever;  // a job ahead never starts, so neither does this one

@@ -45,7 +45,7 @@ class LiteralSpecPolicy : public Policy {
     int free_nodes = view.free_nodes;
     std::vector<RunningEnd> running;
     for (const auto& [end, nodes] : *view.releases) running.push_back({end, nodes});
-    std::vector<const Job*> queue = *view.queue;
+    std::vector<const Job*> queue(view.queue.begin(), view.queue.end());
     std::vector<const Job*> started;
     auto start = [&](std::size_t index) {
       const Job* job = queue[index];
@@ -156,7 +156,7 @@ class LiteralConservativeClassic final : public Policy {
     if (!profile_) profile_.emplace(view.machine_count, view.now);
     profile_->advance_to(view.now);
     if (std::exchange(completed_, false)) {
-      for (const Job* job : *view.queue) {
+      for (const Job* job : view.queue) {
         const auto it = slots_.find(job);
         if (it == slots_.end() || it->second.first <= view.now) continue;
         profile_->release(it->second.first, it->second.second, job->nodes);
@@ -168,7 +168,7 @@ class LiteralConservativeClassic final : public Policy {
     }
     std::vector<const Job*> started;
     int free_nodes = view.free_nodes;
-    for (const Job* job : *view.queue) {
+    for (const Job* job : view.queue) {
       auto it = slots_.find(job);
       if (it == slots_.end()) {
         const Time start = profile_->earliest_fit(view.now, occupancy(*job), job->nodes);

@@ -122,13 +122,15 @@ class BatsimAdapter : public protocol::DecisionProcess {
   std::vector<std::string> machine_names_;
   // The waiting and running jobs: decisions and completions look jobs up here, in a table
   // small enough to stay in cache.
-  std::unordered_map<std::string, JobState> active_;
-  // Jobs that ended, by outcome, as compact id sets: a replay of millions of jobs must still
-  // refuse a job submitted or completed twice (a real Batsim's bug, or a protocol mix-up)
-  // without keeping every id as a string.
+  std::unordered_map<JobId, JobState, JobIdHash> active_;
+  // Jobs that ended, as compact id sets: a replay of millions of jobs must still refuse a job
+  // submitted or completed twice (a real Batsim's bug, or a protocol mix-up) without keeping
+  // every id as a string. Every submission is checked against ended_ alone; rejected_ only
+  // tells the outcome apart in an error message.
+  IdSet ended_;  // completed or rejected
   IdSet rejected_;
-  IdSet completed_;
-  std::set<Time> wake_ups_;  // CALL_ME_LATER times asked for and not yet reached
+  std::vector<Decision> decisions_;  // one pass's, its buffer kept from pass to pass
+  std::set<Time> wake_ups_;          // CALL_ME_LATER times asked for and not yet reached
   bool no_more_external_events_ = false;
   bool finished_ = false;
   Time last_now_ = 0;  // the latest request's `now`

@@ -44,7 +44,7 @@ class BackfillPass {
  private:
   bool is_started(std::size_t position) const;
 
-  const std::vector<const Job*>& queue_;
+  QueueView queue_;
   ReleaseTimeline timeline_;
   QueueGate gate_;
   std::size_t head_ = 0;

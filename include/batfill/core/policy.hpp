@@ -2,6 +2,7 @@
 // The interface every scheduling policy implements: a snapshot of one instant in, the jobs to
 // start now out. Policies count nodes only; the Scheduler picks the concrete machines.
 
+#include <cstddef>
 #include <map>
 #include <memory>
 #include <string>
@@ -29,11 +30,32 @@ enum class BackfillOrder { kQueue, kShortestFirst };
 BackfillOrder parse_backfill_order(const std::string& name);
 std::string to_string(BackfillOrder order);
 
+// The wait queue as a policy reads it: the waiting jobs in queue order, contiguous. A view,
+// not a vector, so that the Scheduler can drop started jobs from the front of its queue without
+// moving the jobs behind them.
+class QueueView {
+ public:
+  QueueView() = default;
+  QueueView(const Job* const* first, const Job* const* last) : first_(first), last_(last) {}
+  explicit QueueView(const std::vector<const Job*>& jobs)
+      : QueueView(jobs.data(), jobs.data() + jobs.size()) {}
+
+  const Job* const* begin() const { return first_; }
+  const Job* const* end() const { return last_; }
+  std::size_t size() const { return static_cast<std::size_t>(last_ - first_); }
+  bool empty() const { return first_ == last_; }
+  const Job* operator[](std::size_t position) const { return first_[position]; }
+
+ private:
+  const Job* const* first_ = nullptr;
+  const Job* const* last_ = nullptr;
+};
+
 struct SchedulingView {
   Time now = 0;
   int machine_count = 0;  // the whole machine, including busy and unavailable nodes
   int free_nodes = 0;     // usable now: not running a job and not unavailable
-  const std::vector<const Job*>* queue = nullptr;  // waiting jobs, in queue order
+  QueueView queue;        // waiting jobs, in queue order
   const PlannedReleases* releases = nullptr;
   BackfillOrder backfill_order = BackfillOrder::kQueue;
   // The queues (docs/semantics.md §2.10), never null: one implicit queue without --queues.

@@ -49,8 +49,11 @@ class Scheduler {
   // not running; submit() throws for an id already known. A job that can never run is rejected
   // at once (the decision is returned by the next schedule()) and never blocks the queue.
   void complete(const JobId& id, Time now);
-  void submit(const Job& job);
+  void submit(Job job);
   std::vector<Decision> schedule(Time now);
+  // The same pass, its decisions replacing the content of `decisions`: a caller that passes the
+  // same vector at every instant keeps its buffer instead of allocating one per pass.
+  void schedule(Time now, std::vector<Decision>& decisions);
   // The first reservations the last schedule() made (conservative-classic's promises), once.
   std::vector<FirstReservation> take_first_reservations() {
     return policy_->take_first_reservations();
@@ -86,7 +89,7 @@ class Scheduler {
 
   int machine_count() const { return pool_.size(); }
   int free_nodes() const { return pool_.free_count(); }
-  std::size_t waiting_count() const { return queue_.size(); }
+  std::size_t waiting_count() const { return queue_.size() - queue_front_; }
   std::size_t running_count() const { return running_.size(); }
   // Machines of a running job; throws std::invalid_argument if it is not running.
   const MachineSet& machines_of(const JobId& id) const;
@@ -104,7 +107,8 @@ class Scheduler {
 
   void reject(const Job& job, std::string reason);
   // What the policy sees at `now` with `queue` as the wait queue.
-  SchedulingView view_at(Time now, const std::vector<const Job*>& queue) const;
+  SchedulingView view_at(Time now, QueueView queue) const;
+  QueueView waiting_queue() const;
   // `started` is sorted by address.
   void remove_from_queue(const std::vector<const Job*>& started);
   void start(const Job& waiting, Time now, std::vector<Decision>& decisions);
@@ -142,7 +146,11 @@ class Scheduler {
   MachinePool pool_;
   // Owns the queued jobs; queue_ points into it.
   std::unordered_map<JobId, Job, JobIdHash> waiting_;
-  std::vector<const Job*> queue_;  // in queue order
+  // In queue order from queue_front_: the slots before it held jobs that started, and are
+  // dropped once they are half of the vector, so that a start at the front costs no move of
+  // the jobs behind it.
+  std::vector<const Job*> queue_;
+  std::size_t queue_front_ = 0;
   // Nodes: pointers to jobs stay valid.
   std::unordered_map<JobId, RunningJob, JobIdHash> running_;
   // The correctable running jobs by expiry (start + prediction), then start order: the next

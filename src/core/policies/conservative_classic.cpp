@@ -100,7 +100,7 @@ class Plan {
     freed_.forget_before(view.now);
     if (freed_until_ > view.now) note_freed(view.now, freed_until_);
     freed_until_ = view.now;
-    placement_due_ = follow(*view.queue, gate) || placement_due_;
+    placement_due_ = follow(view.queue, gate) || placement_due_;
     if (replan_due_) replan();
     if (reservations_vary_) grant_reservations(gate, view.now);
     if (compression_due_) compress_all(view.now, gate);
@@ -298,7 +298,7 @@ class Plan {
   // new ones unplanned; true if there are new ones. The queue usually differs only by jobs
   // appended at its end (FCFS submissions), so a walk in step settles it; a reordered queue or
   // one with jobs inserted earlier finds the planned jobs by address.
-  bool follow(const std::vector<const Job*>& queue, const QueueGate& gate) {
+  bool follow(const QueueView& queue, const QueueGate& gate) {
     std::size_t position = 0;  // of the queue, walked in step with waiting_
     bool in_step = true;
     if (started_entries_ == 0) {
@@ -345,7 +345,7 @@ class Plan {
       followed.push_back(it == planned.end() ? Waiting{job, gate.may_backfill(*job)} : *it->second);
     }
     waiting_ = std::move(followed);
-    jobs_ = queue;
+    jobs_.assign(queue.begin(), queue.end());
     started_entries_ = 0;
     rebuild_index();
     return new_jobs;

@@ -47,7 +47,7 @@ struct BackfillWindow {
 // every pass: on a loaded machine few jobs behind the head can start.
 std::vector<const Job*> candidates(const SchedulingView& view, std::size_t head,
                                    const BackfillWindow& window) {
-  const std::vector<const Job*>& queue = *view.queue;
+  const QueueView& queue = view.queue;
   std::vector<const Job*> behind;
   if (window.free_nodes == 0) return behind;
   std::copy_if(queue.begin() + static_cast<std::ptrdiff_t>(head) + 1, queue.end(),
@@ -69,7 +69,7 @@ class EasyClassic final : public Policy {
     std::vector<const Job*> started;
     ReleaseTimeline timeline(view);
     QueueGate gate(view, &clock_);
-    const std::vector<const Job*>& queue = *view.queue;
+    const QueueView& queue = view.queue;
     auto start = [&](const Job* job) {
       timeline.start(*job);
       gate.start(*job);

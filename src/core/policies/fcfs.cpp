@@ -15,7 +15,7 @@ class Fcfs final : public Policy {
     std::vector<const Job*> started;
     QueueGate gate(view, &clock_);
     int free_nodes = view.free_nodes;
-    for (const Job* job : *view.queue) {
+    for (const Job* job : view.queue) {
       if (!gate.within_limits(*job)) continue;
       if (job->nodes > free_nodes) {
         if (gate.may_reserve(*job)) break;

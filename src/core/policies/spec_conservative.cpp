@@ -38,8 +38,8 @@ class QueueCopy {
   };
 
   // At the start of a pass over `queue`.
-  void follow(const std::vector<const Job*>& queue) {
-    queue_ = &queue;
+  void follow(QueueView queue) {
+    queue_ = queue;
     drop_started();
   }
 
@@ -76,8 +76,8 @@ class QueueCopy {
   void read_from(std::size_t position) {
     const std::size_t from = std::min(position, entries_.size() - first_);
     entries_.resize(first_ + from);
-    for (std::size_t p = from; p < queue_->size(); ++p) {
-      const Job& job = *(*queue_)[p];
+    for (std::size_t p = from; p < queue_.size(); ++p) {
+      const Job& job = *queue_[p];
       entries_.push_back({&job, job.nodes, planned_runtime(job)});
     }
   }
@@ -110,7 +110,7 @@ class QueueCopy {
     }
   }
 
-  const std::vector<const Job*>* queue_ = nullptr;
+  QueueView queue_;
   std::vector<Entry> entries_;        // from first_ on, by position in the queue
   std::size_t first_ = 0;             // entries before it belong to started heads
   std::vector<std::size_t> started_;  // indices in entries_
@@ -123,7 +123,7 @@ class SpecConservative final : public Policy {
 
   std::vector<const Job*> select_jobs_to_start(const SchedulingView& view) override {
     if (view.free_nodes == 0) return {};
-    queue_copy_.follow(*view.queue);
+    queue_copy_.follow(view.queue);
     BackfillPass pass(view, &clock_);
     bool backfilled = true;
     while (backfilled) {
