@@ -34,7 +34,8 @@ id_step=1000000   # 10^d above SDSC-BLUE's largest id (243,306)
 echo "trace,copies,jobs,policy,wall_s,cpu_s,first_pass_s,first_pass_cpu_s,max_rss_mb,copies_identical" \
   > "$WORK/results.csv"
 for copies in $SIZES; do
-  trace="$WORK/blue_x$copies.swf"
+  # Named by its shift too: a trace built for another shift would misalign the copies.
+  trace="$WORK/blue_x${copies}_shift$shift_s.swf"
   [ -f "$trace" ] || python3 "$HERE/make_trace.py" "$BASE" "$copies" "$shift_s" "$trace"
   jobs=$(grep -vc '^;' "$trace")
   policies=$POLICIES
