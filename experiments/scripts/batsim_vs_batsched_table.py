@@ -34,7 +34,7 @@ def main():
         "# batfill serve vs batsched beside Batsim 4.2.1",
         "",
         f"Measured by `experiments/batsim_vs_batsched.sh` on {datetime.date.today()}, "
-        f"{os.cpu_count()} CPUs shared with other builds. KTH-SP2 (28,467 replayable jobs) as a "
+        f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the end. KTH-SP2 (28,467 replayable jobs) as a "
         "Batsim JSON workload on cluster512 cut to 100 machines, as tests/batsim run it; each "
         "scheduler started as `-v VARIANT -s ENDPOINT` beside `batsim -q`, the two schedulers "
         f"alternated. Median (smallest–largest) of {runs} runs. CPU: the scheduler's user + "
