@@ -193,8 +193,7 @@ void Scheduler::submit(Job job) {
   Job& stored = waiting_.emplace(job.id, std::move(job)).first->second;
   stored.queue_index = queue_index;
   stored.prediction = predict(stored);
-  const auto front = queue_.begin() + static_cast<std::ptrdiff_t>(queue_front_);
-  queue_.insert(std::upper_bound(front, queue_.end(), &stored,
+  queue_.insert(std::upper_bound(waiting_begin(), queue_.end(), &stored,
                                  [&](const Job* a, const Job* b) { return ahead(*a, *b, now); }),
                 &stored);
 }
@@ -219,7 +218,7 @@ void Scheduler::schedule(Time now, std::vector<Decision>& decisions) {
   pending_.clear();
   if (waiting_count() == 0) return;
   if (depends_on_time(options_.order)) {
-    std::stable_sort(queue_.begin() + static_cast<std::ptrdiff_t>(queue_front_), queue_.end(),
+    std::stable_sort(waiting_begin(), queue_.end(),
                      [&](const Job* a, const Job* b) { return ahead(*a, *b, now); });
   }
 
@@ -247,7 +246,7 @@ void Scheduler::schedule(Time now, std::vector<Decision>& decisions) {
 // Compares addresses only; the jobs are still in waiting_.
 void Scheduler::remove_from_queue(const std::vector<const Job*>& started) {
   std::size_t to_remove = started.size();
-  const auto front = queue_.begin() + static_cast<std::ptrdiff_t>(queue_front_);
+  const auto front = waiting_begin();
   auto kept = front;
   auto it = front;
   for (; it != queue_.end() && to_remove > 0; ++it) {
@@ -260,7 +259,7 @@ void Scheduler::remove_from_queue(const std::vector<const Job*>& started) {
   std::move_backward(front, kept, it);
   queue_front_ += static_cast<std::size_t>(it - kept);
   if (2 * queue_front_ >= queue_.size()) {
-    queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(queue_front_));
+    queue_.erase(queue_.begin(), waiting_begin());
     queue_front_ = 0;
   }
 }
@@ -299,6 +298,10 @@ Time Scheduler::estimate_start(const Job& job, Time now) const {
   if (depends_on_time(options_.order)) std::stable_sort(queue.begin(), queue.end(), before);
   queue.insert(std::upper_bound(queue.begin(), queue.end(), &queued, before), &queued);
   return policy_->estimate_start(queued, view_at(now, QueueView(queue)));
+}
+
+std::vector<const Job*>::iterator Scheduler::waiting_begin() {
+  return queue_.begin() + static_cast<std::ptrdiff_t>(queue_front_);
 }
 
 QueueView Scheduler::waiting_queue() const {

@@ -109,6 +109,8 @@ class Scheduler {
   // What the policy sees at `now` with `queue` as the wait queue.
   SchedulingView view_at(Time now, QueueView queue) const;
   QueueView waiting_queue() const;
+  // The first waiting job's place in queue_ (the slots before it held started jobs).
+  std::vector<const Job*>::iterator waiting_begin();
   // `started` is sorted by address.
   void remove_from_queue(const std::vector<const Job*>& started);
   void start(const Job& waiting, Time now, std::vector<Decision>& decisions);
