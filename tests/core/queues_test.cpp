@@ -370,25 +370,40 @@ TEST(QueuesProperty, LimitsHoldAndEveryJobEnds) {
 // conservative-classic's promise with queues and jobs without limits: no job starts later than
 // its first reservation. Without slot limits and max_reserve_time nothing takes a reservation
 // back, and jobs without one start only where the plan has room (docs/semantics.md §2.10).
+// 1 to 3 queues with random priorities, reservation and backfill flags, and no limits.
+std::vector<QueueSpec> random_plain_queues(std::mt19937& random) {
+  std::vector<QueueSpec> queues;
+  const int queue_count = 1 + static_cast<int>(random() % 3);
+  for (int q = 0; q < queue_count; ++q) {
+    queues.push_back(queue("q" + std::to_string(q), std::to_string(q),
+                           static_cast<int>(random() % 3), random() % 2 == 0, random() % 2 == 0));
+  }
+  return queues;
+}
+
+// 40 random jobs on 8 nodes spread over `queue_count` queues, one in `one_in_without_limit`
+// without a time limit.
+std::vector<TraceJob> random_trace(std::mt19937& random, std::size_t queue_count,
+                                   unsigned one_in_without_limit) {
+  std::vector<TraceJob> trace;
+  for (int i = 0; i < 40; ++i) {
+    const long limit =
+        random() % one_in_without_limit == 0 ? 0 : 10 + static_cast<long>(random() % 400);
+    const long runtime = 1 + static_cast<long>(random() % 400);
+    trace.push_back(job(std::to_string(i), static_cast<long>(random() % 2000),
+                        1 + static_cast<int>(random() % 8), limit,
+                        limit > 0 ? std::min(runtime, limit) : runtime,
+                        std::to_string(random() % queue_count)));
+  }
+  return trace;
+}
+
 TEST(QueuesProperty, ConservativeClassicKeepsItsFirstReservations) {
   std::mt19937 random(11);
   std::size_t promises = 0;
   for (int round = 0; round < 80; ++round) {
-    std::vector<QueueSpec> queues;
-    const int queue_count = 1 + static_cast<int>(random() % 3);
-    for (int q = 0; q < queue_count; ++q) {
-      queues.push_back(queue("q" + std::to_string(q), std::to_string(q),
-                             static_cast<int>(random() % 3), random() % 2 == 0, random() % 2 == 0));
-    }
-    std::vector<TraceJob> trace;
-    for (int i = 0; i < 40; ++i) {
-      const long limit = random() % 6 == 0 ? 0 : 10 + static_cast<long>(random() % 400);
-      const long runtime = 1 + static_cast<long>(random() % 400);
-      trace.push_back(job(std::to_string(i), static_cast<long>(random() % 2000),
-                          1 + static_cast<int>(random() % 8), limit,
-                          limit > 0 ? std::min(runtime, limit) : runtime,
-                          std::to_string(random() % queue_count)));
-    }
+    const std::vector<QueueSpec> queues = random_plain_queues(random);
+    const std::vector<TraceJob> trace = random_trace(random, queues.size(), 6);
     const ReplayResult result =
         replay(trace, 8, make_policy("conservative-classic"), with_queues(queues));
     for (const auto& [id, reserved] : result.first_reservation) {
@@ -441,21 +456,8 @@ struct NonBackfillWatch : testing::ReplayObserver {
 TEST(QueuesProperty, NonBackfillJobsNeverStartInsideAReservation) {
   std::mt19937 random(7);
   for (int round = 0; round < 80; ++round) {
-    std::vector<QueueSpec> queues;
-    const int queue_count = 1 + static_cast<int>(random() % 3);
-    for (int q = 0; q < queue_count; ++q) {
-      queues.push_back(queue("q" + std::to_string(q), std::to_string(q),
-                             static_cast<int>(random() % 3), random() % 2 == 0, random() % 2 == 0));
-    }
-    std::vector<TraceJob> trace;
-    for (int i = 0; i < 40; ++i) {
-      const long limit = random() % 8 == 0 ? 0 : 10 + static_cast<long>(random() % 400);
-      const long runtime = 1 + static_cast<long>(random() % 400);
-      trace.push_back(job(std::to_string(i), static_cast<long>(random() % 2000),
-                          1 + static_cast<int>(random() % 8), limit,
-                          limit > 0 ? std::min(runtime, limit) : runtime,
-                          std::to_string(random() % queue_count)));
-    }
+    std::vector<QueueSpec> queues = random_plain_queues(random);
+    const std::vector<TraceJob> trace = random_trace(random, queues.size(), 8);
     const auto options = with_queues(queues);
     for (const std::string& policy : {"none", "easy", "conservative"}) {
       NonBackfillWatch watch;
