@@ -29,7 +29,7 @@ one_run() {  # BATFILL TRACE POLICY
   awk -v first="${first:-0}" '{printf "%.3f %s\n", $1 + $2, first}' "$OUT/time"
 }
 
-min() { sort -g | head -1; }
+min() { sort -g | sed -n 1p; }
 
 echo "| trace | jobs | policy | first pass CPU (s) | before CPU (s) | after CPU (s) | before / first pass | after / first pass |"
 echo "|---|---|---|---|---|---|---|---|"
