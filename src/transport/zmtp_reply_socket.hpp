@@ -9,19 +9,13 @@
 
 #include <chrono>
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
-namespace batfill::transport {
+#include "zmtp_error.hpp"
 
-// The connection broke the protocol (no ZMTP greeting, a multi-part request), the peer did not
-// take a reply in time, or a system call failed.
-class ZmtpError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+namespace batfill::transport {
 
 class ZmtpReplySocket {
  public:
