@@ -4,10 +4,12 @@
 # tests/batsim run it), for batsched's easy_bf and conservative_bf: the scheduler's processor
 # time (user + sys, from /usr/bin/time) and Batsim's scheduling_time (its _schedule.csv: the wall
 # time it spent waiting for the scheduler), the median of RUNS runs (default 3), and their ratio
-# to batsched's. Both schedulers get the same command line (`-v VARIANT -s ENDPOINT`).
+# to batsched's. Both schedulers get the same command line (`-v VARIANT -s ENDPOINT`): a TCP
+# port on the loopback, or with TRANSPORT=ipc a Unix socket, which saves the kernel's TCP work.
 # Writes experiments/batsim_vs_batsched.md (the table) and the runs' files under
 # experiments/results/batsim_vs_batsched/ (not committed).
-# Usage: BATSIM=.../bin/batsim BATSCHED=.../bin/batsched experiments/batsim_vs_batsched.sh [BUILD_DIR]
+# Usage: BATSIM=.../bin/batsim BATSCHED=.../bin/batsched [TRANSPORT=tcp|ipc] [RUNS=N] \
+#          experiments/batsim_vs_batsched.sh [BUILD_DIR]
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/.." && pwd)"
@@ -16,9 +18,15 @@ PREFIX="$HOME/.cache/batsim-4.2.1/prefix"
 BATSIM="${BATSIM:-$PREFIX/bin/batsim}"
 BATSCHED="${BATSCHED:-$PREFIX/bin/batsched}"
 RUNS="${RUNS:-3}"
+TRANSPORT="${TRANSPORT:-tcp}"
 VARIANTS="${VARIANTS:-easy_bf conservative_bf}"
 WORK="$HERE/results/batsim_vs_batsched"
 OUT="$HERE/batsim_vs_batsched.md"
+case "$TRANSPORT" in
+  tcp) ;;
+  ipc) WORK="$WORK/ipc"; OUT="$HERE/batsim_vs_batsched_ipc.md" ;;
+  *) echo "TRANSPORT must be tcp or ipc, not '$TRANSPORT'" >&2; exit 1 ;;
+esac
 for program in "$BATFILL" "$BATSIM" "$BATSCHED"; do
   [ -x "$program" ] || { echo "missing $program (set BATSIM and BATSCHED)" >&2; exit 1; }
 done
@@ -30,17 +38,22 @@ python3 "$HERE/scripts/swf_to_batsim_json.py" "$ROOT/workloads/KTH-SP2-1996-2.1-
   "$WORK/kth.json"
 
 # One run: the scheduler (`PROGRAM... -v VARIANT -s ENDPOINT`) under /usr/bin/time, Batsim
-# beside it on a port of its own. Prints "cpu_s scheduling_time_s mean_wait_s".
+# beside it on a port (or a socket file) of its own. Prints "cpu_s scheduling_time_s mean_wait_s".
 port=28700
 run_pair() {  # NAME VARIANT PROGRAM...
-  local name="$1" variant="$2"
+  local name="$1" variant="$2" bind connect
   shift 2
   port=$((port + 1))
+  if [ "$TRANSPORT" = ipc ]; then
+    bind="ipc://$WORK/$name.socket"; connect="$bind"
+  else
+    bind="tcp://*:$port"; connect="tcp://127.0.0.1:$port"
+  fi
   /usr/bin/time -f "%U %S" -o "$WORK/$name.time" \
-    "$@" -v "$variant" -s "tcp://*:$port" > "$WORK/$name.scheduler.log" 2>&1 &
+    "$@" -v "$variant" -s "$bind" > "$WORK/$name.scheduler.log" 2>&1 &
   local scheduler=$!
   "$BATSIM" -q -p "$WORK/cluster100.xml" -w "$WORK/kth.json" -e "$WORK/$name" \
-    -s "tcp://127.0.0.1:$port" > "$WORK/$name.batsim.log" 2>&1
+    -s "$connect" > "$WORK/$name.batsim.log" 2>&1
   wait "$scheduler"
   python3 - "$WORK/$name.time" "$WORK/${name}_schedule.csv" <<'PY'
 import csv, sys
@@ -67,4 +80,4 @@ for run in $(seq "$RUNS"); do
   done
 done
 
-python3 "$HERE/scripts/batsim_vs_batsched_table.py" "$WORK/runs.csv" "$OUT"
+python3 "$HERE/scripts/batsim_vs_batsched_table.py" "$WORK/runs.csv" "$OUT" "$TRANSPORT"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The table of experiments/batsim_vs_batsched.sh from its runs.csv.
 
-usage: batsim_vs_batsched_table.py RUNS.csv OUT.md
+usage: batsim_vs_batsched_table.py RUNS.csv OUT.md [tcp|ipc]
 """
 import csv
 import datetime
@@ -11,8 +11,11 @@ import sys
 
 
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) not in (3, 4):
         sys.exit(__doc__)
+    transport = sys.argv[3] if len(sys.argv) == 4 else "tcp"
+    endpoint = ("a Unix socket (ipc://)" if transport == "ipc"
+                else "a TCP port on the loopback (tcp://)")
     rows = list(csv.DictReader(open(sys.argv[1])))
     runs = max(int(r["run"]) for r in rows)
 
@@ -36,8 +39,8 @@ def main():
         f"Measured by `experiments/batsim_vs_batsched.sh` on {datetime.date.today()}, "
         f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the end. KTH-SP2 (28,467 replayable jobs) as a "
         "Batsim JSON workload on cluster512 cut to 100 machines, as tests/batsim run it; each "
-        "scheduler started as `-v VARIANT -s ENDPOINT` beside `batsim -q`, the two schedulers "
-        f"alternated. Median (smallest–largest) of {runs} runs. CPU: the scheduler's user + "
+        "scheduler started as `-v VARIANT -s ENDPOINT` beside `batsim -q`, ENDPOINT "
+        f"{endpoint}, the two schedulers alternated. Median (smallest–largest) of {runs} runs. CPU: the scheduler's user + "
         "system time (`/usr/bin/time`). scheduling_time: from Batsim's `_schedule.csv`, the wall "
         "time Batsim waited for the scheduler, messaging included. Ratios: batfill over "
         "batsched in the same round, median over rounds. Targets: batfill's CPU at most 1 s, its "
