@@ -71,6 +71,24 @@ struct ServeThread {
   std::future<int> status;
 };
 
+// A raw REQ peer, as Batsim's socket is, for what RemoteDecisionProcess would refuse to send.
+struct RawBatsim {
+  explicit RawBatsim(const std::string& endpoint) {
+    socket.set(zmq::sockopt::linger, 0);
+    socket.set(zmq::sockopt::rcvtimeo, 10'000);
+    socket.connect(endpoint);
+  }
+  // SIMULATION_BEGINS on 2 machines; the reply, empty if none came.
+  std::string begin() {
+    socket.send(zmq::str_buffer(R"({"now":0,"events":[{"timestamp":0,"type":"SIMULATION_BEGINS",)"
+                                R"("data":{"nb_compute_resources":2}}]})"));
+    zmq::message_t reply;
+    return socket.recv(reply) ? reply.to_string() : "";
+  }
+  zmq::context_t context;
+  zmq::socket_t socket{context, zmq::socket_type::req};
+};
+
 Message request(Time now, std::vector<EventData> events) {
   Message message;
   message.now = now;
@@ -160,17 +178,10 @@ TEST(Zmq, ServeExitsCleanlyOnABadMessage) {
   options.timeout = kBound;
   ServeThread server(options);
 
-  zmq::context_t context;
-  zmq::socket_t batsim(context, zmq::socket_type::req);
-  batsim.set(zmq::sockopt::linger, 0);
-  batsim.set(zmq::sockopt::rcvtimeo, 10'000);
-  batsim.connect(options.endpoint);
-  batsim.send(zmq::str_buffer(R"({"now":0,"events":[{"timestamp":0,"type":"SIMULATION_BEGINS",)"
-                              R"("data":{"nb_compute_resources":2}}]})"));
-  zmq::message_t reply;
-  ASSERT_TRUE(batsim.recv(reply));
-  EXPECT_EQ(reply.to_string(), R"({"now":0.000000,"events":[]})");
-  batsim.send(zmq::str_buffer(R"({"now":1,"events":[{"timestamp":1,"type":"FOO","data":{}}]})"));
+  RawBatsim batsim(options.endpoint);
+  EXPECT_EQ(batsim.begin(), R"({"now":0.000000,"events":[]})");
+  batsim.socket.send(
+      zmq::str_buffer(R"({"now":1,"events":[{"timestamp":1,"type":"FOO","data":{}}]})"));
 
   EXPECT_EQ(server.wait(), kServeProtocolError);
   const std::string errors = server.errors.str();
@@ -179,7 +190,8 @@ TEST(Zmq, ServeExitsCleanlyOnABadMessage) {
       << errors;
   EXPECT_NE(errors.find(R"(the message was: {"now":1,)"), std::string::npos) << errors;
   // Batsim gets a reply that makes it abort quoting the error, instead of waiting forever.
-  ASSERT_TRUE(batsim.recv(reply));
+  zmq::message_t reply;
+  ASSERT_TRUE(batsim.socket.recv(reply));
   EXPECT_EQ(reply.to_string(),
             R"({"now":0.000000,"events":[{"timestamp":0.000000,"type":"NOTIFY","data":{"type":)"
             R"("batfill error: message #1: event 0 (FOO): unknown event type 'FOO'"}}]})");
@@ -194,15 +206,8 @@ TEST(Zmq, ServeNoticesThatBatsimDiedMidRun) {
   ServeThread server(options);
   const auto start = std::chrono::steady_clock::now();
   {
-    zmq::context_t context;
-    zmq::socket_t batsim(context, zmq::socket_type::req);
-    batsim.set(zmq::sockopt::linger, 0);
-    batsim.set(zmq::sockopt::rcvtimeo, 10'000);
-    batsim.connect(options.endpoint);
-    batsim.send(zmq::str_buffer(R"({"now":0,"events":[{"timestamp":0,"type":"SIMULATION_BEGINS",)"
-                                R"("data":{"nb_compute_resources":2}}]})"));
-    zmq::message_t reply;
-    ASSERT_TRUE(batsim.recv(reply));
+    RawBatsim batsim(options.endpoint);
+    ASSERT_NE(batsim.begin(), "");
   }  // the socket closes as a dying process's would
   EXPECT_EQ(server.wait(), kServeSocketError);
   EXPECT_LT(std::chrono::steady_clock::now() - start, 5s);
@@ -218,18 +223,11 @@ TEST(Zmq, ServeRefusesAMessageLargerThanTheLimit) {
   options.endpoint = tcp_loopback_endpoint();
   options.timeout = kBound;
   ServeThread server(options);
-  zmq::context_t context;
-  zmq::socket_t batsim(context, zmq::socket_type::req);
-  batsim.set(zmq::sockopt::linger, 0);
-  batsim.set(zmq::sockopt::rcvtimeo, 10'000);
-  batsim.connect(options.endpoint);
-  batsim.send(zmq::str_buffer(R"({"now":0,"events":[{"timestamp":0,"type":"SIMULATION_BEGINS",)"
-                              R"("data":{"nb_compute_resources":2}}]})"));
-  zmq::message_t reply;
-  ASSERT_TRUE(batsim.recv(reply));  // connected: the next message is the huge one
+  RawBatsim batsim(options.endpoint);
+  ASSERT_NE(batsim.begin(), "");  // connected: the next message is the huge one
   const std::string huge =
       R"({"now":0,"events":[],"pad":")" + std::string(100'000'000, 'x') + "\"}";
-  batsim.send(zmq::buffer(huge));
+  batsim.socket.send(zmq::buffer(huge));
   EXPECT_EQ(server.wait(), kServeSocketError);
   EXPECT_NE(server.errors.str().find("message #1 from " + options.endpoint +
                                      " is larger than 64 MiB (all its frames together)"),

@@ -41,6 +41,18 @@ std::vector<WorkloadJob> drain(JobStream& stream) {
   return jobs;
 }
 
+// A file read_workload refuses: opening its stream fails with the same error.
+void expect_refused_as_whole(const std::string& path) {
+  SCOPED_TRACE(path);
+  ASSERT_NE(testing::error_reading(path), "");
+  try {
+    open_job_stream(path);
+    ADD_FAILURE() << "accepted";
+  } catch (const std::runtime_error& error) {
+    EXPECT_EQ(std::string(error.what()), testing::error_reading(path));
+  }
+}
+
 // The stream gives what read_workload gives, job by job and in the header.
 void expect_same_as_whole(const std::string& path, const ReadOptions& options = {}) {
   const Workload whole = read_workload(path, options);
@@ -205,16 +217,7 @@ TEST(JobStream, GzipMembersAndTrailingBytesAsReadWorkloadTakesThem) {
   std::ifstream in(truncated_source, std::ios::binary);
   const std::string bytes(std::istreambuf_iterator<char>(in), {});
   const std::string truncated = files.write("cut.swf.gz", bytes.substr(0, bytes.size() - 6));
-  for (const std::string& path : {trailing, truncated}) {
-    SCOPED_TRACE(path);
-    ASSERT_NE(testing::error_reading(path), "");
-    try {
-      open_job_stream(path);
-      ADD_FAILURE() << "accepted";
-    } catch (const std::runtime_error& error) {
-      EXPECT_EQ(std::string(error.what()), testing::error_reading(path));
-    }
-  }
+  for (const std::string& path : {trailing, truncated}) expect_refused_as_whole(path);
 }
 
 // ---- DR_EVT CSV: streamed the same way when its rows are in submit order -----------------
@@ -265,15 +268,8 @@ TEST(JobStream, DrevtCsvOutOfOrderOrBrokenIsReadWhole) {
 
   for (const std::string& path :
        {files.write("empty.csv", ""), files.write("h.csv", "job_submit_time,queue\n1,q\n")}) {
-    SCOPED_TRACE(path);
-    EXPECT_EQ(stream_drevt_csv(path), nullptr);
-    ASSERT_NE(testing::error_reading(path), "");
-    try {
-      open_job_stream(path);
-      ADD_FAILURE() << "accepted";
-    } catch (const std::runtime_error& error) {
-      EXPECT_EQ(std::string(error.what()), testing::error_reading(path));
-    }
+    EXPECT_EQ(stream_drevt_csv(path), nullptr) << path;
+    expect_refused_as_whole(path);
   }
 }
 
