@@ -294,7 +294,8 @@ Time Scheduler::estimate_start(const Job& job, Time now) const {
   if (job.nodes > std::min(spec.slot_limit, spec.user_slot_limit)) return kNever;
   // The queue as it would be with `job` submitted now.
   auto before = [&](const Job* a, const Job* b) { return ahead(*a, *b, now); };
-  std::vector<const Job*> queue(waiting_queue().begin(), waiting_queue().end());
+  const QueueView waiting = waiting_queue();
+  std::vector<const Job*> queue(waiting.begin(), waiting.end());
   if (depends_on_time(options_.order)) std::stable_sort(queue.begin(), queue.end(), before);
   queue.insert(std::upper_bound(queue.begin(), queue.end(), &queued, before), &queued);
   return policy_->estimate_start(queued, view_at(now, QueueView(queue)));

@@ -162,6 +162,10 @@ class Plan {
     bool planned = false;   // holds a slot in the profile (kNever: its start is unknown)
     bool reserving = true;  // its queue grants it a reservation in this pass
     bool reserved = false;  // has had a known slot, whose first start was reported
+
+    // Its slot is the earliest fit from now whatever is ahead of it: it may backfill and its
+    // start is known. Compression then moves it from now, and only into capacity given back.
+    bool moves_from_now() const { return backfills && slot.start != kNever; }
   };
 
   // The reservations of the jobs ahead of the one visited, in a walk in queue order.
@@ -413,8 +417,7 @@ class Plan {
     for (std::size_t position = movable_.first_from(0, most_free); position != kNoPosition;
          position = movable_.first_from(position + 1, most_free)) {
       Waiting& waiting = waiting_[position];
-      // A job that may backfill, with a known start, moves from now whatever is ahead of it.
-      const Time from = waiting.backfills && waiting.slot.start != kNever
+      const Time from = waiting.moves_from_now()
                             ? now
                             : ahead_of(position, now)
                                   .earliest_move_for(*waiting.job, gate, now, waiting.slot.start);
@@ -457,7 +460,7 @@ class Plan {
     // Planning it again from now could push it behind later reservations.
     if (slot.start <= now_ || from >= slot.start) return {};
     if (waiting.backfills && freed_.earliest_since(slot.placed_at) >= slot.end) return {};
-    const Time before = waiting.backfills && slot.start != kNever ? reach : kNever;
+    const Time before = waiting.moves_from_now() ? reach : kNever;
     const Time start = profile_.earliest_move(from, slot.start, occupancy(job), job.nodes, before);
     if (start == slot.start) return {};
     const Reservation old = slot;
@@ -505,8 +508,7 @@ class Plan {
     const bool planned = waiting.job != nullptr && waiting.planned;
     int movable_key = INT_MAX;
     if (planned) {
-      movable_key =
-          !waiting.backfills || waiting.slot.start == kNever ? INT_MIN : waiting.job->nodes;
+      movable_key = waiting.moves_from_now() ? waiting.job->nodes : INT_MIN;
     }
     movable_.set(position, movable_key);
     const bool to_place = waiting.job != nullptr && !waiting.planned && waiting.reserving;
