@@ -11,10 +11,6 @@
 
 namespace batfill::transport {
 
-// The most bytes one message may hold, either way (docs/protocol.md §1.4). Real messages are
-// far smaller: a SIMULATION_BEGINS of 100,000 machines is about 10 MB.
-constexpr long long kMaxMessageBytes = 64LL << 20;
-
 class PeerMonitor {
  public:
   // Starts monitoring `socket`, whose peer is called `peer` in messages.

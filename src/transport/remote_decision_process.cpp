@@ -5,6 +5,7 @@
 #include <zmq.hpp>
 
 #include "batfill/protocol/codec.hpp"
+#include "message_limit.hpp"
 #include "peer_monitor.hpp"
 
 namespace batfill::transport {

@@ -8,7 +8,7 @@
 
 #include "batfill/adapter/responder.hpp"
 #include "batfill/protocol/codec.hpp"
-#include "peer_monitor.hpp"
+#include "message_limit.hpp"
 #include "zmtp_reply_socket.hpp"
 
 namespace batfill::transport {

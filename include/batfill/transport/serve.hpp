@@ -3,8 +3,8 @@
 //
 // Batsim owns a REQ socket and connects; the scheduler binds a REP socket and must answer every
 // request with exactly one reply, the last one being the (empty) reply to SIMULATION_ENDS
-// (docs/protocol.md §1). Batsim has no timeout of its own, and ZeroMQ does not report a
-// dead peer, so serve waits at most `timeout` for each request.
+// (docs/protocol.md §1). Batsim has no timeout of its own. serve notices a closed connection
+// at once, and waits at most `timeout` for each request from a peer that stays connected.
 
 #include <chrono>
 #include <iostream>
