@@ -71,9 +71,11 @@ struct ServeThread {
   std::future<int> status;
 };
 
-// A raw REQ peer, as Batsim's socket is, for what RemoteDecisionProcess would refuse to send.
+// A raw REQ peer, as Batsim's socket is (or a DEALER, which frames its envelope itself), for
+// what RemoteDecisionProcess would refuse to send.
 struct RawBatsim {
-  explicit RawBatsim(const std::string& endpoint) {
+  explicit RawBatsim(const std::string& endpoint, zmq::socket_type type = zmq::socket_type::req)
+      : socket(context, type) {
     socket.set(zmq::sockopt::linger, 0);
     socket.set(zmq::sockopt::rcvtimeo, 10'000);
     socket.connect(endpoint);
@@ -86,7 +88,7 @@ struct RawBatsim {
     return socket.recv(reply) ? reply.to_string() : "";
   }
   zmq::context_t context;
-  zmq::socket_t socket{context, zmq::socket_type::req};
+  zmq::socket_t socket;
 };
 
 Message request(Time now, std::vector<EventData> events) {
@@ -243,11 +245,8 @@ TEST(Zmq, ServeAnswersADealerBehindItsEnvelope) {
   options.endpoint = ipc.endpoint;
   options.timeout = kBound;
   ServeThread server(options);
-  zmq::context_t context;
-  zmq::socket_t batsim(context, zmq::socket_type::dealer);
-  batsim.set(zmq::sockopt::linger, 0);
-  batsim.set(zmq::sockopt::rcvtimeo, 10'000);
-  batsim.connect(options.endpoint);
+  RawBatsim dealer(options.endpoint, zmq::socket_type::dealer);
+  zmq::socket_t& batsim = dealer.socket;
   const auto exchange = [&batsim](const std::string& request) {
     batsim.send(zmq::str_buffer(""), zmq::send_flags::sndmore);
     batsim.send(zmq::buffer(request));
