@@ -54,6 +54,14 @@ std::string tcp_loopback_endpoint() {
   return probe.get(zmq::sockopt::last_endpoint);
 }
 
+// serve's options on `endpoint`, waiting at most `timeout` for each request.
+ServeOptions options_on(const std::string& endpoint, std::chrono::milliseconds timeout = kBound) {
+  ServeOptions options;
+  options.endpoint = endpoint;
+  options.timeout = timeout;
+  return options;
+}
+
 // serve() on a thread; its status and what it printed.
 struct ServeThread {
   explicit ServeThread(ServeOptions options) {
@@ -124,9 +132,7 @@ std::string decisions(const Message& reply) {
 // EASY on 4 machines: at 1, a (2 nodes) starts; b (4 nodes) is
 // blocked until a's planned end 101; c (2 nodes, limit 50) ends at 51 < 101 and fits: backfilled.
 TEST(Zmq, ServeRunsAScriptedSimulationOverLoopbackTcp) {
-  ServeOptions options;
-  options.endpoint = tcp_loopback_endpoint();
-  options.timeout = kBound;
+  ServeOptions options = options_on(tcp_loopback_endpoint());
   options.policy = "easy";
   ServeThread server(options);
 
@@ -163,9 +169,7 @@ TEST(Zmq, ServeRunsAScriptedSimulationOverLoopbackTcp) {
 
 TEST(Zmq, ServeGivesUpWhenBatsimIsSilent) {
   const IpcEndpoint ipc("silent");
-  ServeOptions options;
-  options.endpoint = ipc.endpoint;
-  options.timeout = 100ms;
+  ServeOptions options = options_on(ipc.endpoint, 100ms);
   ServeThread server(options);
   EXPECT_EQ(server.wait(), kServeTimeout);
   EXPECT_NE(server.errors.str().find("no message from Batsim for 0.1 s"), std::string::npos)
@@ -175,9 +179,7 @@ TEST(Zmq, ServeGivesUpWhenBatsimIsSilent) {
 
 TEST(Zmq, ServeExitsCleanlyOnABadMessage) {
   const IpcEndpoint ipc("bad");
-  ServeOptions options;
-  options.endpoint = ipc.endpoint;
-  options.timeout = kBound;
+  ServeOptions options = options_on(ipc.endpoint);
   ServeThread server(options);
 
   RawBatsim batsim(options.endpoint);
@@ -202,9 +204,7 @@ TEST(Zmq, ServeExitsCleanlyOnABadMessage) {
 // Batsim dies after SIMULATION_BEGINS: serve notices the closed connection at once instead of
 // waiting for its whole --timeout (docs/protocol.md §1.4).
 TEST(Zmq, ServeNoticesThatBatsimDiedMidRun) {
-  ServeOptions options;
-  options.endpoint = tcp_loopback_endpoint();
-  options.timeout = kBound;
+  ServeOptions options = options_on(tcp_loopback_endpoint());
   ServeThread server(options);
   const auto start = std::chrono::steady_clock::now();
   {
@@ -221,9 +221,7 @@ TEST(Zmq, ServeNoticesThatBatsimDiedMidRun) {
 
 // 100 MB, far beyond any real message: serve drops the sender and reports it.
 TEST(Zmq, ServeRefusesAMessageLargerThanTheLimit) {
-  ServeOptions options;
-  options.endpoint = tcp_loopback_endpoint();
-  options.timeout = kBound;
+  ServeOptions options = options_on(tcp_loopback_endpoint());
   ServeThread server(options);
   RawBatsim batsim(options.endpoint);
   ASSERT_NE(batsim.begin(), "");  // connected: the next message is the huge one
@@ -241,9 +239,7 @@ TEST(Zmq, ServeRefusesAMessageLargerThanTheLimit) {
 // gets it back in front of each reply.
 TEST(Zmq, ServeAnswersADealerBehindItsEnvelope) {
   const IpcEndpoint ipc("dealer");
-  ServeOptions options;
-  options.endpoint = ipc.endpoint;
-  options.timeout = kBound;
+  ServeOptions options = options_on(ipc.endpoint);
   ServeThread server(options);
   RawBatsim dealer(options.endpoint, zmq::socket_type::dealer);
   zmq::socket_t& batsim = dealer.socket;
@@ -269,9 +265,7 @@ TEST(Zmq, ServeAnswersADealerBehindItsEnvelope) {
 // A peer that is not a ZeroMQ socket (here, an HTTP client): serve names what it got instead
 // of waiting for a request that cannot come.
 TEST(Zmq, ServeRefusesAPeerThatDoesNotSpeakZmtp) {
-  ServeOptions options;
-  options.endpoint = tcp_loopback_endpoint();
-  options.timeout = kBound;
+  ServeOptions options = options_on(tcp_loopback_endpoint());
   ServeThread server(options);
   sockaddr_in address{};
   address.sin_family = AF_INET;
