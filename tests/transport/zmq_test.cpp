@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <filesystem>
 #include <future>
 #include <sstream>
 #include <thread>
@@ -18,9 +17,12 @@
 #include "batfill/protocol/codec.hpp"
 #include "batfill/transport/remote_decision_process.hpp"
 #include "batfill/transport/serve.hpp"
+#include "ipc_endpoint.hpp"
 
 namespace batfill::transport {
 namespace {
+
+using testing::IpcEndpoint;
 
 using namespace batfill::protocol;
 using adapter::Verbosity;
@@ -28,22 +30,6 @@ using adapter::Verbosity;
 using namespace std::chrono_literals;
 
 constexpr auto kBound = 10s;  // generous bound on every wait; tests finish in milliseconds
-
-// An ipc:// endpoint in a private temporary directory, removed afterwards.
-struct IpcEndpoint {
-  explicit IpcEndpoint(const std::string& name) {
-    std::string path = (std::filesystem::temp_directory_path() / "batfill-zmq-XXXXXX").string();
-    if (mkdtemp(path.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    dir = path;
-    endpoint = "ipc://" + path + "/" + name;
-  }
-  ~IpcEndpoint() {
-    std::error_code ignored;
-    std::filesystem::remove_all(dir, ignored);
-  }
-  std::filesystem::path dir;
-  std::string endpoint;
-};
 
 // A free loopback port: bind to an ephemeral one, note it, release it.
 std::string tcp_loopback_endpoint() {

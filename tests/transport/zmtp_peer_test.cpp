@@ -12,7 +12,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
-#include <filesystem>
 #include <future>
 #include <sstream>
 #include <string>
@@ -20,9 +19,12 @@
 #include <zmq.hpp>
 
 #include "batfill/transport/serve.hpp"
+#include "ipc_endpoint.hpp"
 
 namespace batfill::transport {
 namespace {
+
+using testing::IpcEndpoint;
 
 using namespace std::chrono_literals;
 
@@ -32,22 +34,6 @@ const std::string kBegins =
     R"({"now":0,"events":[{"timestamp":0,"type":"SIMULATION_BEGINS","data":{"nb_compute_resources":2}}]})";
 const std::string kEnds =
     R"({"now":1,"events":[{"timestamp":1,"type":"SIMULATION_ENDS","data":{}}]})";
-
-// An ipc:// endpoint in a private temporary directory, removed afterwards.
-struct IpcEndpoint {
-  IpcEndpoint() {
-    std::string path = (std::filesystem::temp_directory_path() / "batfill-zmtp-XXXXXX").string();
-    if (mkdtemp(path.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    dir = path;
-    endpoint = "ipc://" + path + "/s";
-  }
-  ~IpcEndpoint() {
-    std::error_code ignored;
-    std::filesystem::remove_all(dir, ignored);
-  }
-  std::filesystem::path dir;
-  std::string endpoint;
-};
 
 // serve() on a thread of its own (whose id signals can target); its status and what it printed.
 struct ServeThread {
