@@ -75,22 +75,22 @@ Message BatsimAdapter::exchange(const Message& request) {
     apply_instant(instant, now);
     if (instant.ends) return end(now);
     decide(now, reply);
-  } else if (!apply_per_event(instant, now, reply)) {
-    // No pass, so no new wake-up either: the corrections due now are still to be made.
-    answer(instant.queries, now, reply);
-    return reply;
+    correct_expired_at_start(now, reply);
+    ask_wake_up(now, reply);
+  } else {
+    apply_per_event(instant, now, reply);
   }
-  ask_wake_up(now, reply);
   answer(instant.queries, now, reply);
   check_liveness();
   return reply;
 }
 
-// Corrections only at the wake-ups asked for them, before the completions: a job completing
-// now was running when its prediction expired (a wake-up may come late, see apply_per_event),
-// and correcting one that ends this very instant changes no plan.
+// Every prediction that expired by now is corrected before the completions, whether or not
+// this request is the wake-up asked for it (docs/semantics.md §2.9): the wake-up may come
+// later than the expiry (ask_wake_up), and a job completing now was running when its
+// prediction expired; correcting one that ends this very instant changes no plan.
 void BatsimAdapter::apply_instant(Instant& instant, Time now) {
-  if (instant.wake_up) scheduler_->correct_predictions(now);
+  scheduler_->correct_predictions(now);
   for (const CompletionEvent& event : instant.completions) {
     complete(*event.completed, event.where, now);
   }
@@ -99,23 +99,19 @@ void BatsimAdapter::apply_instant(Instant& instant, Time now) {
 }
 
 // pyss's event handling (docs/semantics.md §5.7): one pass per event, submissions in id order.
-// pyss corrects predictions first in their second and runs no pass for them, so a wake-up
-// alone runs none: its corrections are made at the next request, before anything else, which
-// changes nothing since nothing happened in between (docs/semantics.md §2.9). Returns whether
-// a pass ran.
-bool BatsimAdapter::apply_per_event(Instant& instant, Time now, Message& reply) {
+// pyss corrects expired predictions first in their second and runs no pass for them, so the
+// corrections due by now are made before the first pass, and none needs a wake-up of its own
+// (docs/semantics.md §2.9).
+void BatsimAdapter::apply_per_event(Instant& instant, Time now, Message& reply) {
   sort_by_id(instant.submissions);
   const std::vector<std::vector<InstantEvent>> passes = per_event_passes(
       instant.submissions.size(), instant.notifications.size(), terminations_of(instant, now));
-  corrections_pending_ = corrections_pending_ || instant.wake_up;
-  if (passes.empty()) return false;
-  if (corrections_pending_) scheduler_->correct_predictions(now);
-  corrections_pending_ = false;
+  if (passes.empty()) return;
+  scheduler_->correct_predictions(now);
   for (const std::vector<InstantEvent>& pass : passes) {
     apply_events(instant, pass, now);
     decide(now, reply);
   }
-  return true;
 }
 
 // The events before one pass, completions first, as in an instant (per_event_passes lists them
@@ -203,8 +199,7 @@ void BatsimAdapter::sort_event(const EventPosition& where, Time timestamp, Insta
     for (const std::string& id : killed->job_ids)
       log_.info(where.text() + ": job '" + id + "' killed");
   } else if (std::holds_alternative<RequestedCall>(data)) {
-    if (log_.debugging()) log_.debug(where.text() + ": requested call, corrections and a pass");
-    instant.wake_up = true;
+    if (log_.debugging()) log_.debug(where.text() + ": requested call");
   } else if (std::holds_alternative<ResourceStateChanged>(data) ||
              std::holds_alternative<BatsimAnswer>(data)) {
     // Replies to requests batfill never makes (power states, energy): nothing depends on them.
@@ -425,17 +420,29 @@ void BatsimAdapter::decide(Time now, Message& reply) {
   decisions.clear();
 }
 
+// A job started with a zero prediction has outlived it at once. Its correction is made now and
+// the pass runs again, as a wake-up at this very instant would (docs/semantics.md §2.9): Batsim
+// cannot be asked for a call at a time it has reached.
+void BatsimAdapter::correct_expired_at_start(Time now, Message& reply) {
+  while (scheduler_->next_correction_time() <= now) {
+    scheduler_->correct_predictions(now);
+    decide(now, reply);
+  }
+}
+
 // A CALL_ME_LATER only for the next prediction to expire (docs/semantics.md §2.9), unless a
 // wake-up already pending comes first; never otherwise, so runs without a corrector exchange
-// exactly the messages they always did.
+// exactly the messages they always did. Batsim refuses a wake-up at a time its clock has
+// reached, and its clock moves on while it reads the reply (docs/protocol.md §4.3): the call
+// goes first in the reply, and never targets less than kWakeUpLead after now.
 void BatsimAdapter::ask_wake_up(Time now, Message& reply) {
   wake_ups_.erase(wake_ups_.begin(), wake_ups_.upper_bound(now));
   Time at = scheduler_->next_correction_time();
   if (at == kNever) return;
-  at = std::max(at, now + 1);  // Batsim wants a time after its clock
+  at = std::max(at, now + kWakeUpLead);
   if (!wake_ups_.empty() && *wake_ups_.begin() <= at) return;
   wake_ups_.insert(at);
-  reply.events.push_back(stamped(now, CallMeLater{at}));
+  reply.events.insert(reply.events.begin(), stamped(now, CallMeLater{at}));
 }
 
 void BatsimAdapter::answer(const std::vector<const EstimateWaitingTimeQuery*>& queries, Time now,

@@ -593,6 +593,90 @@ TEST(BatsimAdapterPredictions, WakeUpOnlyAtTheNextExpiryWithACorrector) {
   EXPECT_EQ(prediction, from_seconds(100));
 }
 
+// An adapter with easy-classic, tsafrir predictions and a corrector, on 4 machines, after
+// user 1's jobs a and b have run `runtime_s` s each: user 1's next jobs are predicted
+// ⌊(r + r) / 2⌋ = runtime_s.
+BatsimAdapter adapter_after_two_runs(const std::string& corrector, Time runtime_s) {
+  SchedulerOptions options;
+  options.predictor = "tsafrir";
+  options.corrector = corrector;
+  BatsimAdapter adapter("easy-classic", options);
+  adapter.exchange(request(0, {platform(4)}));
+  adapter.exchange(request(0, {user_job("a", 1)}));
+  adapter.exchange(request(from_seconds(runtime_s), {completion("a", "0-3")}));
+  adapter.exchange(request(from_seconds(20), {user_job("b", 1)}));
+  adapter.exchange(request(from_seconds(20 + runtime_s), {completion("b", "0-3")}));
+  return adapter;
+}
+
+JobSubmitted sized_user_job(const std::string& id, int res, int walltime_s, int user) {
+  JobSubmitted submitted = submission(id, res, walltime_s);
+  submitted.job.user = user;
+  return submitted;
+}
+
+// Batsim reads the events of a reply one internal message apart (docs/protocol.md §4.3), so the
+// call comes first, before the decision it follows.
+TEST(BatsimAdapterPredictions, TheWakeUpIsTheFirstEventOfItsReply) {
+  BatsimAdapter adapter = adapter_after_two_runs("reqtime", 15);
+  const Message at_50 = adapter.exchange(request(from_seconds(50), {user_job("c", 1)}));
+  ASSERT_EQ(at_50.events.size(), 2u);
+  EXPECT_EQ(std::get<CallMeLater>(at_50.events[0].data).at, from_seconds(65));
+  EXPECT_EQ(std::get<ExecuteJob>(at_50.events[1].data).job_id, "c");
+}
+
+// docs/semantics.md §2.9, zero prediction: a and b ran 0 s, so c (3 machines, user 1) is
+// predicted 0 s. At 50, c, d (4 machines) and e (1 machine, walltime 50, user 2: predicted its
+// walltime) arrive. The pass starts c; d waits for c, whose planned end is 50 (its prediction),
+// so e (ending at 100) neither ends by d's shadow time nor fits the 0 extra machines. c has
+// outlived its prediction at once: the tsafrir corrector makes it 0 + 60 s, the pass runs
+// again, d's shadow time is now 110 and e, ending at 100, backfills at 50. The only call is for
+// c's next expiry, 110, first in the reply.
+TEST(BatsimAdapterPredictions, AZeroPredictionIsCorrectedInTheSameReply) {
+  BatsimAdapter adapter = adapter_after_two_runs("tsafrir", 0);
+  const Message at_50 = adapter.exchange(
+      request(from_seconds(50), {sized_user_job("c", 3, 100, 1), sized_user_job("d", 4, 100, 2),
+                                 sized_user_job("e", 1, 50, 2)}));
+  ASSERT_EQ(at_50.events.size(), 3u);
+  EXPECT_EQ(std::get<CallMeLater>(at_50.events[0].data).at, from_seconds(110));
+  EXPECT_EQ(std::get<ExecuteJob>(at_50.events[1].data).job_id, "c");
+  EXPECT_EQ(std::get<ExecuteJob>(at_50.events[2].data).job_id, "e");
+  EXPECT_EQ(adapter.scheduler()->prediction_of("c"), from_seconds(60));
+  EXPECT_EQ(adapter.scheduler()->corrections_of("c"), 1);
+}
+
+// docs/semantics.md §2.9, the one-second lead: user 1's jobs are predicted 15 s. c1 starts at 50
+// (expires at 65, a call is asked for 65), c2 at 50.5 (expires at 65.5, after the pending call).
+// At 65 c1 is corrected (reqtime: its walltime) and c2's expiry is half a second away: the call
+// is for 66, and c2 is corrected then.
+TEST(BatsimAdapterPredictions, NoWakeUpLessThanASecondAfterNow) {
+  BatsimAdapter adapter = adapter_after_two_runs("reqtime", 15);
+  const Time half = from_seconds(1) / 2;
+  EXPECT_EQ(wake_ups(adapter.exchange(request(from_seconds(50), {sized_user_job("c1", 1, 100, 1)}))),
+            std::vector<Time>{from_seconds(65)});
+  EXPECT_TRUE(wake_ups(adapter.exchange(
+                           request(from_seconds(50) + half, {sized_user_job("c2", 1, 100, 1)})))
+                  .empty());
+  const Message at_65 = adapter.exchange(request(from_seconds(65), {RequestedCall{}}));
+  EXPECT_EQ(wake_ups(at_65), std::vector<Time>{from_seconds(66)});
+  EXPECT_EQ(adapter.scheduler()->prediction_of("c1"), from_seconds(100));
+  EXPECT_EQ(adapter.scheduler()->prediction_of("c2"), from_seconds(15));
+  EXPECT_TRUE(wake_ups(adapter.exchange(request(from_seconds(66), {RequestedCall{}}))).empty());
+  EXPECT_EQ(adapter.scheduler()->prediction_of("c2"), from_seconds(100));
+}
+
+// Every request makes the corrections due by its `now`, not only the wake-up asked for them:
+// a completion at 65.5, before the call at 66 of the case above, finds c2 corrected.
+TEST(BatsimAdapterPredictions, AnyRequestMakesTheCorrectionsDue) {
+  BatsimAdapter adapter = adapter_after_two_runs("reqtime", 15);
+  const Time half = from_seconds(1) / 2;
+  adapter.exchange(request(from_seconds(50), {sized_user_job("c1", 1, 100, 1)}));
+  adapter.exchange(request(from_seconds(50) + half, {sized_user_job("c2", 1, 100, 1)}));
+  adapter.exchange(request(from_seconds(65), {RequestedCall{}}));
+  adapter.exchange(request(from_seconds(65) + half, {completion("c1", "0")}));
+  EXPECT_EQ(adapter.scheduler()->prediction_of("c2"), from_seconds(100));
+}
+
 TEST(BatsimAdapterPredictions, NoWakeUpWithoutACorrector) {
   Time prediction = 0;
   const auto asked = wake_ups_of_run("", prediction);

@@ -121,11 +121,11 @@ TEST(PerEventAdapter, AJobAtItsPlannedEndIsFreeInTheFirstPass) {
 
 // The wake-up case of batsim_adapter_test (tsafrir, reqtime): user 1's jobs a (0-10 s) and b
 // (20-40 s) complete, so c (4 machines, walltime 100), submitted at 50, is predicted
-// (10 + 20) / 2 = 15 s and starts: a wake-up is asked for 65. With per-event batching the
-// wake-up alone at 65 runs no pass and corrects nothing yet; the next request, at 70, makes the
-// correction first (c planned until its walltime, 100 s), and no wake-up is asked then since no
-// running job has a prediction left to expire.
-TEST(PerEventAdapter, AWakeUpAloneWaitsForTheNextRequest) {
+// (10 + 20) / 2 = 15 s and starts, its prediction expiring at 65. With per-event batching pyss
+// corrects without a pass, so no wake-up is asked: a request at 65 holding only events that make
+// no pass corrects nothing yet; the next request, at 70, makes the correction first (c planned
+// until its walltime, 100 s).
+TEST(PerEventAdapter, CorrectionsWaitForTheNextPassWithoutAWakeUp) {
   SchedulerOptions options;
   options.predictor = "tsafrir";
   options.corrector = "reqtime";
@@ -136,15 +136,15 @@ TEST(PerEventAdapter, AWakeUpAloneWaitsForTheNextRequest) {
   adapter.exchange(request(from_seconds(20), {job("b", 4, 100, -1, 1)}));
   adapter.exchange(request(from_seconds(40), {completed("b")}));
   const Message at_50 = adapter.exchange(request(from_seconds(50), {job("c", 4, 100, -1, 1)}));
-  ASSERT_EQ(at_50.events.size(), 2u);  // EXECUTE_JOB c, CALL_ME_LATER
-  EXPECT_EQ(std::get<CallMeLater>(at_50.events[1].data).at, from_seconds(65));
+  ASSERT_EQ(at_50.events.size(), 1u);  // EXECUTE_JOB c, and no CALL_ME_LATER
+  EXPECT_EQ(std::get<ExecuteJob>(at_50.events[0].data).job_id, "c");
 
   const Message at_65 = adapter.exchange(request(from_seconds(65), {RequestedCall{}}));
   EXPECT_TRUE(at_65.events.empty());
   EXPECT_EQ(adapter.scheduler()->prediction_of("c"), from_seconds(15));
 
   const Message at_70 = adapter.exchange(request(from_seconds(70), {job("d", 4, 100, -1, 1)}));
-  EXPECT_TRUE(at_70.events.empty());  // d waits for c; nothing left to wake up for
+  EXPECT_TRUE(at_70.events.empty());  // d waits for c
   EXPECT_EQ(adapter.scheduler()->prediction_of("c"), from_seconds(100));
   EXPECT_EQ(adapter.scheduler()->corrections_of("c"), 1);
 }

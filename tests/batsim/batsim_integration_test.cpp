@@ -18,9 +18,11 @@ using namespace std::chrono_literals;
 
 // SWF (plain or gzip) as a Batsim JSON workload, with batfill's SWF conventions
 // (docs/semantics.md §5.1): runtime field 4, nodes field 8 (else 5), walltime field 9 (else the
-// runtime). Records batfill would reject as unreplayable are left out, and so are runtimes of
-// 0, which Batsim refuses in a delay profile ("non-strictly-positive 'delay'").
-std::string swf_to_batsim_json(const std::string& swf_path, int machines, const std::string& out) {
+// runtime), and with `with_users` the user id of field 12 as the job field `user`. Records
+// batfill would reject as unreplayable are left out, and so are runtimes of 0, which Batsim
+// refuses in a delay profile ("non-strictly-positive 'delay'").
+std::string swf_to_batsim_json(const std::string& swf_path, int machines, const std::string& out,
+                               bool with_users = false) {
   gzFile in = gzopen(swf_path.c_str(), "rb");
   EXPECT_NE(in, nullptr) << swf_path;
   std::string text;
@@ -48,7 +50,9 @@ std::string swf_to_batsim_json(const std::string& swf_path, int machines, const 
     delays.insert(runtime);
     jobs << (first ? "" : ",\n") << "{\"id\":\"" << static_cast<long>(f[0])
          << "\",\"subtime\":" << static_cast<long>(f[1]) << ",\"res\":" << nodes
-         << ",\"walltime\":" << walltime << ",\"profile\":\"d" << runtime << "\"}";
+         << ",\"walltime\":" << walltime << ",\"profile\":\"d" << runtime << "\"";
+    if (with_users) jobs << ",\"user\":" << static_cast<long>(f[11]);
+    jobs << "}";
     first = false;
   }
   std::ofstream json(out);
@@ -344,6 +348,31 @@ INSTANTIATE_TEST_SUITE_P(
                       KthCase{"easy_bf_contiguous", "-v easy_bf -p contiguous",
                               "--backfill easy-classic --alloc contiguous", 0.001}),
     [](const ::testing::TestParamInfo<KthCase>& info) { return std::string(info.param.name); });
+
+// EASY++ beside Batsim on SDSC-SP2 with its users, on a 128-machine cluster512: every running
+// job is corrected when it outlives its prediction, through CALL_ME_LATER. Batsim aborts on a
+// call at a time its clock has reached, which its clock does while it reads a reply
+// (docs/protocol.md §4.3): the run must end cleanly and follow the embedded schedule.
+class SdscEasyPlusPlus : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(SdscEasyPlusPlus, CorrectionsBesideBatsim) {
+  BATFILL_REQUIRE_PROGRAM("BATSIM", batsim);
+  const std::string dir = cli_testing::output_dir();
+  const std::string platform = cluster_platform(batsim, 128, dir + "/cluster128.xml");
+  const std::string workload =
+      swf_to_batsim_json(BATFILL_SOURCE_DIR "/workloads/SDSC-SP2-1998-4.2-cln.swf.gz", 128,
+                         dir + "/sdsc.json", /*with_users=*/true);
+  const std::string options =
+      std::string("--backfill easy-classic --predictor tsafrir --backfill-order sjbf --corrector ") +
+      GetParam();
+  const PairRun pair =
+      run_beside_batsim(batsim, platform, workload, dir + "/batsim", options, "", 1500s);
+  const std::vector<CsvRow> embedded = run_embedded(platform, workload, dir + "/embedded", options);
+  expect_good_run(pair, dir + "/batsim", platform, workload, embedded,
+                  std::string("SDSC-SP2 EASY++ corrector ") + GetParam(), 0.005);
+}
+
+INSTANTIATE_TEST_SUITE_P(Correctors, SdscEasyPlusPlus, ::testing::Values("tsafrir", "doubling"));
 
 // Options through Batsim's --sched-cfg override serve's command line (docs/protocol.md §7.1).
 TEST(BesideBatsim, SchedCfgChoosesThePolicy) {

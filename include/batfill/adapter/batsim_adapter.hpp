@@ -6,14 +6,17 @@
 // embedded simulator (typed messages, no JSON), so both run exactly the same scheduler.
 //
 // One request = one instant (docs/protocol.md §3.10):
-//   1. every JOB_COMPLETED, whatever its job_state (walltime reached, killed and failed jobs
+//   1. the corrections of every prediction expired by `now` (with a corrector);
+//   2. every JOB_COMPLETED, whatever its job_state (walltime reached, killed and failed jobs
 //      free their machines like finished ones);
-//   2. every JOB_SUBMITTED, in job-id order (w0!9 before w0!10), never message order, each with
+//   3. every JOB_SUBMITTED, in job-id order (w0!9 before w0!10), never message order, each with
 //      submit_time = the request's `now`;
-//   3. NOTIFY event_machine_unavailable / event_machine_available;
-//   4. one scheduling pass at `now`, then a CALL_ME_LATER if a prediction expires later;
+//   4. NOTIFY event_machine_unavailable / event_machine_available;
+//   5. one scheduling pass at `now` (again after correcting jobs just started with a zero
+//      prediction), and a CALL_ME_LATER if a prediction expires later;
 // then QUERY estimate_waiting_time is answered from the state after the pass. The reply echoes
-// `now` and stamps every decision with it: REJECT_JOB first, then EXECUTE_JOB, then ANSWER.
+// `now` and stamps every decision with it: CALL_ME_LATER first, then REJECT_JOB, EXECUTE_JOB
+// and ANSWER.
 // With EventBatching::kPerEvent the request's events are instead applied as pyss handles them,
 // one pass per event (event_batching.hpp), their decisions gathered in the one reply.
 
@@ -42,6 +45,13 @@ struct EventPosition {
 
 class BatsimAdapter : public protocol::DecisionProcess {
  public:
+  // The least time between a request's `now` and a CALL_ME_LATER of its reply. Batsim has moved
+  // on by one internal message when it reads the call (docs/protocol.md §4.3), a few ms on its
+  // example platforms; a prediction that expires sooner, but after `now`, is corrected at this
+  // wake-up. Whole-second traces never meet it: their expiries after `now` are whole seconds
+  // after it.
+  static constexpr Time kWakeUpLead = from_seconds(1);
+
   // `policy` is a name from registered_policies(); throws std::invalid_argument otherwise.
   // The core is created at SIMULATION_BEGINS. A JSON object in config.sched-config overrides
   // these settings key by key (options_json.hpp): Batsim's --sched-cfg is the one channel meant
@@ -84,7 +94,6 @@ class BatsimAdapter : public protocol::DecisionProcess {
     std::vector<std::pair<EventPosition, const protocol::JobSubmitted*>> submissions;
     std::vector<std::pair<EventPosition, const protocol::BatsimNotify*>> notifications;
     std::vector<const protocol::EstimateWaitingTimeQuery*> queries;
-    bool wake_up = false;  // a REQUESTED_CALL: corrections are due
     bool ends = false;
   };
 
@@ -92,7 +101,7 @@ class BatsimAdapter : public protocol::DecisionProcess {
   Instant sort_events(const protocol::Message& request);
   void sort_event(const EventPosition& where, Time timestamp, Instant& instant);
   void apply_instant(Instant& instant, Time now);
-  bool apply_per_event(Instant& instant, Time now, protocol::Message& reply);
+  void apply_per_event(Instant& instant, Time now, protocol::Message& reply);
   void apply_events(const Instant& instant, const std::vector<InstantEvent>& events, Time now);
   std::vector<Termination> terminations_of(const Instant& instant, Time now) const;
   void begin(const protocol::SimulationBegins& begins, const EventPosition& where);
@@ -102,6 +111,7 @@ class BatsimAdapter : public protocol::DecisionProcess {
   void complete(const protocol::JobCompleted& completed, const EventPosition& where, Time now);
   void submit(std::vector<std::pair<EventPosition, const protocol::JobSubmitted*>>& submissions,
               Time now);
+  void correct_expired_at_start(Time now, protocol::Message& reply);
   void ask_wake_up(Time now, protocol::Message& reply);
   void notify(const protocol::BatsimNotify& notification, const EventPosition& where);
   protocol::Message end(Time now);
@@ -115,8 +125,6 @@ class BatsimAdapter : public protocol::DecisionProcess {
   std::string policy_;
   SchedulerOptions options_;
   EventBatching batching_;
-  // Per-event batching: a wake-up came alone, its corrections wait for the next request.
-  bool corrections_pending_ = false;
   Log log_;
   std::unique_ptr<Scheduler> scheduler_;
   std::vector<std::string> machine_names_;
