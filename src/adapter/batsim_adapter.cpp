@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <unordered_set>
 
-#include "batfill/adapter/options_json.hpp"
+#include "batfill/adapter/settings.hpp"
 #include "batfill/common/json_document.hpp"
 #include "batfill/core/policy_registry.hpp"
 #include "batfill/protocol/codec.hpp"
@@ -250,34 +250,23 @@ void BatsimAdapter::read_machines(const SimulationBegins& begins, const EventPos
   }
 }
 
+// Over the settings given to the constructor, key by key (docs/protocol.md §7.1).
 void BatsimAdapter::apply_sched_config(const std::string& text, const EventPosition& where) {
   if (text.empty()) return;
-  SchedulingOverrides overrides;
+  Settings settings{policy_, options_, batching_};
+  SettingValues given;
   try {
-    overrides = parse_options_json(text);
+    given = settings_from_json(text);
+    given.apply_to(settings);
+    check_settings(settings);
   } catch (const std::invalid_argument& e) {
     fail(where, std::string("field 'config.sched-config': ") + e.what());
   }
-  if (overrides.backfill) policy_ = *overrides.backfill;
-  if (overrides.order) options_.order = parse_queue_order(*overrides.order);
-  if (overrides.alloc) options_.allocation = parse_allocation_rule(*overrides.alloc);
-  if (overrides.predictor) options_.predictor = *overrides.predictor;
-  if (overrides.predictor_options) options_.predictor_options = *overrides.predictor_options;
-  if (overrides.corrector) options_.corrector = corrector_setting(*overrides.corrector);
-  if (overrides.backfill_order) {
-    options_.backfill_order = parse_backfill_order(*overrides.backfill_order);
-  }
-  if (overrides.queues) options_.queues = overrides.queues;
-  if (overrides.batching) batching_ = parse_event_batching(*overrides.batching);
-  if (overrides.predictor_options) log_.info("sched-config sets predictor_options");
-  if (overrides.queues) log_.info("sched-config sets queues");
-  for (const auto& [key, value] :
-       {std::pair{"backfill", overrides.backfill}, std::pair{"order", overrides.order},
-        std::pair{"alloc", overrides.alloc}, std::pair{"predictor", overrides.predictor},
-        std::pair{"corrector", overrides.corrector},
-        std::pair{"backfill_order", overrides.backfill_order},
-        std::pair{"batching", overrides.batching}}) {
-    if (value) log_.info(std::string("sched-config sets ") + key + " = " + *value);
+  policy_ = settings.policy;
+  options_ = settings.scheduler;
+  batching_ = settings.batching;
+  for (const SettingValue& value : given.all()) {
+    log_.info("sched-config sets " + value.key + " = " + value.shown);
   }
 }
 

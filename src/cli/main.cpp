@@ -18,10 +18,8 @@
 #include <vector>
 
 #include "batfill/adapter/batsim_adapter.hpp"
-#include "batfill/adapter/options_json.hpp"
+#include "batfill/adapter/settings.hpp"
 #include "batfill/common/machine_set.hpp"
-#include "batfill/core/policy_registry.hpp"
-#include "batfill/core/prediction.hpp"
 #include "batfill/simulator/outputs.hpp"
 #include "batfill/simulator/simulation.hpp"
 #include "batfill/transport/remote_decision_process.hpp"
@@ -150,7 +148,7 @@ ChosenDecisionProcess choose_decision_process(const po::variables_map& values,
   if (values.count("scheduler")) {
     // The stand-in sends one request per instant, as Batsim does: pyss's handling of the events
     // needs the scheduler's plan, so the scheduler applies it (docs/semantics.md §5.7).
-    if (choice.batching == adapter::EventBatching::kPerEvent) {
+    if (choice.settings.batching == adapter::EventBatching::kPerEvent) {
       std::cerr << "batfill simulate: note: --batching per-event is applied by the scheduler, "
                    "not by the stand-in: start it with it too (batfill serve --batching "
                    "per-event, or \"batching\":\"per-event\" in --sched-cfg)\n";
@@ -160,8 +158,9 @@ ChosenDecisionProcess choose_decision_process(const po::variables_map& values,
         values["scheduler"].as<std::string>(), timeout);
     return chosen;
   }
+  const adapter::Settings& settings = choice.settings;
   auto in_process = std::make_unique<adapter::BatsimAdapter>(
-      choice.policy, choice.scheduler, adapter::Log(choice.verbosity), choice.batching);
+      settings.policy, settings.scheduler, adapter::Log(choice.verbosity), settings.batching);
   chosen.in_process = in_process.get();
   chosen.process = std::move(in_process);
   return chosen;
@@ -214,6 +213,21 @@ void print_summary(const workload::JobStream& jobs, const simulator::SimulationR
   std::cout << "outputs: " << prefix << "_jobs.csv, " << prefix << "_schedule.csv\n";
 }
 
+// The settings the scheduler runs with: --sched-cfg's over the command line's (docs/protocol.md
+// §7.1). Read once, here, so that a bad --sched-cfg fails before the workload is read; the
+// scheduler gets the text itself in SIMULATION_BEGINS, as from Batsim.
+adapter::Settings settings_in_force(const po::variables_map& values, adapter::Settings settings) {
+  const std::string& text = values["sched-cfg"].as<std::string>();
+  if (text.empty()) return settings;
+  try {
+    adapter::settings_from_json(text).apply_to(settings);
+    adapter::check_settings(settings);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string("--sched-cfg: ") + e.what());
+  }
+  return settings;
+}
+
 int simulate(const std::vector<std::string>& arguments) {
   po::options_description command("batfill simulate WORKLOAD [options]");
   add_simulate_options(command);
@@ -238,10 +252,7 @@ int simulate(const std::vector<std::string>& arguments) {
   run.reading_cpu_seconds = cpu_seconds() - cpu_start;
   run.load_factor = opened.transforms.load_factor;
   run.shake = opened.transforms.shake;
-  run.queues = choice.scheduler.queues;
-  if (const std::string& cfg = values["sched-cfg"].as<std::string>(); !cfg.empty() && !run.queues) {
-    run.queues = adapter::parse_options_json(cfg).queues;  // queues given through --sched-cfg
-  }
+  run.queues = settings_in_force(values, choice.settings).scheduler.queues;
   const ChosenDecisionProcess chosen = choose_decision_process(values, choice);
   const simulator::SimulationOptions options = simulation_options(values);
   // Rows of _jobs.csv are written as jobs end, and the jobs forgotten.
@@ -279,11 +290,21 @@ int serve(const std::vector<std::string>& arguments) {
   transport::ServeOptions options;
   options.endpoint = values["socket-endpoint"].as<std::string>();
   options.timeout = timeout_option(values);
-  options.policy = choice.policy;
-  options.scheduler = choice.scheduler;
-  options.batching = choice.batching;
+  options.policy = choice.settings.policy;
+  options.scheduler = choice.settings.scheduler;
+  options.batching = choice.settings.batching;
   options.verbosity = choice.verbosity;
   return transport::serve(options);
+}
+
+// The names the settings take, each policy on a line of its own first, then "--predictor NAME"
+// and the like.
+int list_policies() {
+  for (const adapter::SettingChoice& choice : adapter::setting_choices()) {
+    if (choice.flag != "backfill") std::cout << "--" << choice.flag << ' ';
+    std::cout << choice.name << '\t' << choice.description << '\n';
+  }
+  return 0;
 }
 
 }  // namespace
@@ -299,18 +320,7 @@ int main(int argc, char** argv) {
     if (command == "simulate") return simulate(arguments);
     if (command == "serve") return serve(arguments);
     if (command == "check") return cli::check_command(arguments);
-    if (command == "policies") {
-      for (const PolicyInfo& policy : registered_policies()) {
-        std::cout << policy.name << '\t' << policy.description << '\n';
-      }
-      for (const PredictorInfo& predictor : registered_predictors()) {
-        std::cout << "--predictor " << predictor.name << '\t' << predictor.description << '\n';
-      }
-      for (const CorrectorInfo& corrector : registered_correctors()) {
-        std::cout << "--corrector " << corrector.name << '\t' << corrector.description << '\n';
-      }
-      return 0;
-    }
+    if (command == "policies") return list_policies();
     if (command == "--version") {
       std::cout << kVersion << '\n';
       return 0;

@@ -488,8 +488,8 @@ std::string begin_error(SimulationBegins begins) {
 
 TEST(BatsimAdapter, RejectsBadSimulationBegins) {
   EXPECT_NE(begin_error(platform(2, R"({"backfill":"bogus"})"))
-                .find("event 0 (SIMULATION_BEGINS): field 'config.sched-config': unknown "
-                      "backfilling policy 'bogus'"),
+                .find("event 0 (SIMULATION_BEGINS): field 'config.sched-config': setting "
+                      "'backfill' (--backfill): unknown backfilling policy 'bogus'"),
             std::string::npos);
   EXPECT_NE(
       begin_error(platform(2, "fast please")).find("must be a JSON object of batfill options"),

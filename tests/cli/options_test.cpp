@@ -94,6 +94,41 @@ TEST(PredictionOptions, BadNamesAndCombinationsAreRefused) {
       << batching.output;
 }
 
+// The line of `output` from `from` on.
+std::string line_from(const std::string& output, const std::string& from) {
+  const std::size_t start = output.find(from);
+  if (start == std::string::npos) return "(not found) " + output;
+  return output.substr(start, output.find('\n', start) - start);
+}
+
+// A bad value, and an unknown key, get the same message from a flag, from --variant_options and
+// from --sched-cfg (the table of settings, docs/protocol.md §7).
+TEST(Settings, SameMessageFromEveryPath) {
+  const std::string simulate = "simulate " BATFILL_SOURCE_DIR
+                               "/workloads/tiny.swf --no-progress --output " +
+                               cli_testing::output_dir() + "/x ";
+  const std::string expected =
+      "setting 'predictor' (--predictor): unknown predictor 'oracle' (valid: requested, "
+      "clairvoyant, tsafrir, sgd)";
+  for (const std::string& command :
+       {std::string("serve --predictor oracle"),
+        std::string("serve --variant_options '{\"predictor\":\"oracle\"}'"),
+        simulate + "--sched-cfg '{\"predictor\":\"oracle\"}'"}) {
+    const cli_testing::CommandResult result = run(command);
+    EXPECT_EQ(result.exit_code, 1) << command;
+    EXPECT_EQ(line_from(result.output, "setting '"), expected) << command;
+  }
+  const std::string unknown_key =
+      "unknown key 'foo' (valid: backfill, order, alloc, predictor, predictor_options, "
+      "corrector, backfill_order, queues, batching)";
+  for (const std::string& command : {std::string("serve --variant_options '{\"foo\":1}'"),
+                                     simulate + "--sched-cfg '{\"foo\":1}'"}) {
+    const cli_testing::CommandResult result = run(command);
+    EXPECT_EQ(result.exit_code, 1) << command;
+    EXPECT_EQ(line_from(result.output, "unknown key"), unknown_key) << command;
+  }
+}
+
 TEST(Help, ServeAndSimulateDescribeTheirOptions) {
   const cli_testing::CommandResult serve = run("serve --help");
   EXPECT_EQ(serve.exit_code, 0);

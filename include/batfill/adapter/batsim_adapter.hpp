@@ -54,7 +54,7 @@ class BatsimAdapter : public protocol::DecisionProcess {
 
   // `policy` is a name from registered_policies(); throws std::invalid_argument otherwise.
   // The core is created at SIMULATION_BEGINS. A JSON object in config.sched-config overrides
-  // these settings key by key (options_json.hpp): Batsim's --sched-cfg is the one channel meant
+  // these settings key by key (settings.hpp): Batsim's --sched-cfg is the one channel meant
   // for the scheduler, so it wins, and each override is logged.
   explicit BatsimAdapter(std::string policy, SchedulerOptions options = {}, Log log = Log(),
                          EventBatching batching = EventBatching::kInstant);
