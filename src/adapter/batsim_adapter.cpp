@@ -68,7 +68,8 @@ Message BatsimAdapter::exchange(const Message& request) {
   if (finished_) throw ProtocolError("request after SIMULATION_ENDS");
   const Time now = request.now;
   check_clock(now);
-  Instant instant = sort_events(request);
+  begin_if_asked(request);
+  Instant instant = gather_instant(request);
   Message reply;
   reply.now = now;
   if (batching_ == EventBatching::kInstant || instant.ends) {
@@ -166,24 +167,34 @@ void BatsimAdapter::check_clock(Time now) {
   last_now_ = now;
 }
 
+// SIMULATION_BEGINS creates the core, so it must come before every other event; Batsim sends
+// it alone (docs/protocol.md §5.10).
+void BatsimAdapter::begin_if_asked(const Message& request) {
+  for (std::size_t i = 0; i < request.events.size(); ++i) {
+    const EventData& data = request.events[i].data;
+    const auto* begins = std::get_if<SimulationBegins>(&data);
+    if (begins == nullptr) continue;
+    const EventPosition where{i, &data};
+    if (started()) fail(where, "the simulation has already begun");
+    if (i != 0) fail(EventPosition{0, &request.events[0].data}, "received before SIMULATION_BEGINS");
+    begin(*begins, where);
+  }
+}
+
 // The message order does not matter: only the steps of the instant do.
-BatsimAdapter::Instant BatsimAdapter::sort_events(const Message& request) {
+BatsimAdapter::Instant BatsimAdapter::gather_instant(const Message& request) {
   Instant instant;
   for (std::size_t i = 0; i < request.events.size(); ++i) {
     const EventData& data = request.events[i].data;
+    if (std::holds_alternative<SimulationBegins>(data)) continue;
     const EventPosition where{i, &data};
-    if (const auto* begins = std::get_if<SimulationBegins>(&data)) {
-      if (started()) fail(where, "the simulation has already begun");
-      begin(*begins, where);
-      continue;
-    }
     if (!started()) fail(where, "received before SIMULATION_BEGINS");
-    sort_event(where, request.events[i].timestamp, instant);
+    file_event(where, request.events[i].timestamp, instant);
   }
   return instant;
 }
 
-void BatsimAdapter::sort_event(const EventPosition& where, Time timestamp, Instant& instant) {
+void BatsimAdapter::file_event(const EventPosition& where, Time timestamp, Instant& instant) {
   const EventData& data = *where.data;
   if (const auto* completed = std::get_if<JobCompleted>(&data)) {
     instant.completions.push_back({where, completed, timestamp});

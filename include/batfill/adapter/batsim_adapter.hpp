@@ -98,8 +98,9 @@ class BatsimAdapter : public protocol::DecisionProcess {
   };
 
   void check_clock(Time now);
-  Instant sort_events(const protocol::Message& request);
-  void sort_event(const EventPosition& where, Time timestamp, Instant& instant);
+  void begin_if_asked(const protocol::Message& request);
+  Instant gather_instant(const protocol::Message& request);
+  void file_event(const EventPosition& where, Time timestamp, Instant& instant);
   void apply_instant(Instant& instant, Time now);
   void apply_per_event(Instant& instant, Time now, protocol::Message& reply);
   void apply_events(const Instant& instant, const std::vector<InstantEvent>& events, Time now);
