@@ -75,9 +75,15 @@ Time Scheduler::predict(const Job& job) {
   std::vector<RunningJobInfo> running;
   if (predictor_->uses_running_jobs()) {
     // Jobs started in this instant are not yet running for the predictor: pyss starts them
-    // after every event of the instant (docs/semantics.md §2.9).
+    // after every event of the instant. Jobs that ended in this instant still are: pyss handles
+    // submissions before terminations, whichever order the completions reached us in
+    // (docs/semantics.md §2.9). Those are the completions not yet learned from.
     for (const auto& [id, other] : running_) {
       if (other.start < job.submit_time) running.push_back({&other.job, other.start});
+    }
+    for (const Completed& done : to_learn_) {
+      const Time start = done.end - done.runtime;
+      if (start < job.submit_time) running.push_back({&done.job, start});
     }
   }
   return predictor_->predict(job, job.submit_time, running);
