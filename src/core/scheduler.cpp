@@ -48,7 +48,7 @@ void Scheduler::complete(const JobId& id, Time now) {
   untrack_expiry(it->second);
   releases_.erase(it->second.release);
   const Job job = std::move(it->second.job);
-  if (predictor_->learns()) {
+  if (predictor_->learns() || predictor_->uses_running_jobs()) {
     to_learn_.push_back({now, it->second.start_sequence, job, now - it->second.start});
   }
   running_.erase(it);
@@ -61,8 +61,10 @@ void Scheduler::learn_completions_before(Time now) {
   std::sort(to_learn_.begin(), learned, [](const Completed& a, const Completed& b) {
     return a.end != b.end ? a.end < b.end : a.start_sequence < b.start_sequence;
   });
-  for (auto done = to_learn_.begin(); done != learned; ++done) {
-    predictor_->learn(done->job, done->runtime, done->end);
+  if (predictor_->learns()) {
+    for (auto done = to_learn_.begin(); done != learned; ++done) {
+      predictor_->learn(done->job, done->runtime, done->end);
+    }
   }
   to_learn_.erase(to_learn_.begin(), learned);
 }
