@@ -48,7 +48,7 @@ void Scheduler::complete(const JobId& id, Time now) {
   untrack_expiry(it->second);
   releases_.erase(it->second.release);
   const Job job = std::move(it->second.job);
-  if (predictor_->learns()) {
+  if (predictor_->learns() || predictor_->uses_running_jobs()) {
     to_learn_.push_back({now, it->second.start_sequence, job, now - it->second.start});
   }
   running_.erase(it);
@@ -61,8 +61,10 @@ void Scheduler::learn_completions_before(Time now) {
   std::sort(to_learn_.begin(), learned, [](const Completed& a, const Completed& b) {
     return a.end != b.end ? a.end < b.end : a.start_sequence < b.start_sequence;
   });
-  for (auto done = to_learn_.begin(); done != learned; ++done) {
-    predictor_->learn(done->job, done->runtime, done->end);
+  if (predictor_->learns()) {
+    for (auto done = to_learn_.begin(); done != learned; ++done) {
+      predictor_->learn(done->job, done->runtime, done->end);
+    }
   }
   to_learn_.erase(to_learn_.begin(), learned);
 }
@@ -75,9 +77,15 @@ Time Scheduler::predict(const Job& job) {
   std::vector<RunningJobInfo> running;
   if (predictor_->uses_running_jobs()) {
     // Jobs started in this instant are not yet running for the predictor: pyss starts them
-    // after every event of the instant (docs/semantics.md §2.9).
+    // after every event of the instant. Jobs that ended in this instant still are: pyss handles
+    // submissions before terminations, whichever order the completions reached us in
+    // (docs/semantics.md §2.9). Those are the completions not yet learned from.
     for (const auto& [id, other] : running_) {
       if (other.start < job.submit_time) running.push_back({&other.job, other.start});
+    }
+    for (const Completed& done : to_learn_) {
+      const Time start = done.end - done.runtime;
+      if (start < job.submit_time) running.push_back({&done.job, start});
     }
   }
   return predictor_->predict(job, job.submit_time, running);

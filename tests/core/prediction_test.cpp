@@ -262,6 +262,45 @@ TEST(BackfillOrder, QueueOrSjbf) {
   EXPECT_THROW(parse_backfill_order("lpt"), std::invalid_argument);
 }
 
+// A job that ends in the instant a job of its user is submitted still runs for the learned
+// predictor's features x10..x13 (docs/semantics.md §2.9), whichever order the instant's events
+// come in. Expected values derived by hand from the rules of §2.9:
+// 10 nodes, W = 604800 s (a week, so every submission below has x14 = x16 = 1, x15 = x17 = 0).
+// At 0: r (user 1, 2 nodes, walltime 4W, ends at 3W) and x (user 3, 5 nodes, walltime 10W) start,
+// predicted 1 s (w = 0), corrected to their walltimes by reqtime. At W: a (user 1, 3 nodes,
+// walltime q = 100000 s) starts and runs 1 s. Its features: x0 = 1, x1..x6 = q, x10 = 2,
+// x11 = W, x12 = 1, x13 = W, x14 = x16 = 1, x18 = 3, others 0: 14 base coordinates, 66 products
+// and 13 squares are non-zero, K = 93. Its fit (y = 1, weight 5 + ln 3 > 0, v = 0) sets s_i = |x_i|,
+// N = K, g_i = -2(5 + ln 3)x_i, so w_i = η / (√K · x_i) (up to 1e-11 relative) on those
+// coordinates and 0 elsewhere: a later job's v is (5000 / √93) Σ x_i / a's x_i.
+// At 3W - 10, h (user 4, 10 nodes) arrives and is blocked until x's end, 10W. At 3W r ends, then
+// b (user 1) and c (user 2), 3 nodes and walltime q each, arrive; 5 nodes are free: one fits.
+// - c: no history, nothing running: ratio 1 on x0..x6, x14, x16, x18 (10), their 28 products and
+//   9 squares: 47, p = ⌊518.4758 · 47⌋ = 24368 s.
+// - b with r running (elapsed 3W): ratios 1, but 3 on x11 and x13: 18 + 114 + 29 = 161,
+//   p = ⌊518.4758 · 161⌋ = 83474 s. SJBF tries c first: c is backfilled.
+// - b without r (the rule that drops a job ending now) would have c's features, p = 24368 s: a
+//   tie, kept in queue order, so b would be backfilled instead.
+TEST(BackfillOrder, SjbfSeesJobsEndingNowAsRunningForTheLearnedPredictor) {
+  constexpr int kWeek = 604800;
+  SchedulerOptions options;
+  options.predictor = "sgd";
+  options.corrector = "reqtime";
+  options.backfill_order = BackfillOrder::kShortestFirst;
+  Scheduler scheduler(10, make_policy("easy-classic"), options);
+  run_instant(scheduler, 0, {}, {job("r", 2, 4 * kWeek, 1), job("x", 5, 10 * kWeek, 3)});
+  scheduler.correct_predictions(s(1));
+  run_instant(scheduler, s(kWeek), {}, {job("a", 3, 100000, 1, s(kWeek))});
+  run_instant(scheduler, s(kWeek + 1), {"a"}, {});
+  run_instant(scheduler, s(3 * kWeek - 10), {}, {job("h", 10, 100, 4, s(3 * kWeek - 10))});
+  const std::vector<Decision> decisions =
+      run_instant(scheduler, s(3 * kWeek), {"r"},
+                  {job("b", 3, 100000, 1, s(3 * kWeek)), job("c", 3, 100000, 2, s(3 * kWeek))});
+  ASSERT_EQ(decisions.size(), 1u);
+  ASSERT_EQ(decisions[0].job_id, "c");
+  EXPECT_EQ(scheduler.prediction_of("c"), s(24368));
+}
+
 TEST(BackfillOrder, SjbfNeedsAPolicyThatOrdersCandidates) {
   SchedulerOptions options;
   options.backfill_order = BackfillOrder::kShortestFirst;

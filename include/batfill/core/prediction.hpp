@@ -29,7 +29,8 @@ class Predictor {
   virtual ~Predictor() = default;
 
   // The predicted runtime of `job`, submitted at `now`. `running` holds the jobs started before
-  // `now` and not yet completed; it is filled only when uses_running_jobs().
+  // `now` and not completed before `now` (those completing at `now` still run: pyss handles
+  // terminations after submissions, docs/semantics.md §2.9); filled only when uses_running_jobs().
   virtual Time predict(const Job& job, Time now, const std::vector<RunningJobInfo>& running) = 0;
   virtual bool uses_running_jobs() const { return false; }
 

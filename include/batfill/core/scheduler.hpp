@@ -136,7 +136,8 @@ class Scheduler {
   std::unique_ptr<Predictor> predictor_;
   std::unique_ptr<Corrector> corrector_;  // null: none
   // Completions not yet learned from: a job submitted in the same instant does not see them, as
-  // in pyss, where submissions come before terminations (docs/semantics.md §2.9).
+  // in pyss, where submissions come before terminations, and still sees them running
+  // (docs/semantics.md §2.9).
   struct Completed {
     Time end;
     std::uint64_t start_sequence;
