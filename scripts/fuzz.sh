@@ -4,13 +4,13 @@
 # Exits non-zero on the first crash, leak or timeout; the reproducer is left in build-fuzz/.
 #
 # usage: scripts/fuzz.sh [SECONDS] [TARGET...]     (targets: swf batsim_json drevt_csv codec
-#                                                   adapter machine_set zmtp; default: all)
+#                                                   adapter machine_set; default: all)
 # FUZZ_RUNS=N stops each target after N executions instead (SECONDS still caps it).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SECONDS_EACH=${1:-60}
 shift || true
-TARGETS=${*:-swf batsim_json drevt_csv codec adapter machine_set zmtp}
+TARGETS=${*:-swf batsim_json drevt_csv codec adapter machine_set}
 BUILD=$ROOT/build-fuzz
 CORPUS=$BUILD/corpus
 
@@ -29,32 +29,8 @@ CC=clang-14 CXX=clang++-14 cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWi
   -DBATFILL_FUZZ=ON -DBATFILL_BUILD_TESTS=OFF -DBATFILL_BUILD_BENCHMARKS=OFF >/dev/null
 cmake --build "$BUILD" -j"${JOBS:-2}" --target $(printf 'fuzz_%s ' $TARGETS) >/dev/null
 
-# One ZMTP 3.0 frame (rfc.zeromq.org/spec/23): FLAGS, then the body read from stdin, with its
-# size in one byte or, above 255, in eight (the "long" flag).
-zmtp_frame() {
-  local body size
-  body=$(mktemp); cat > "$body"; size=$(stat -c %s "$body")
-  if [ "$size" -le 255 ]; then
-    printf "\\x$(printf %02x "$1")\\x$(printf %02x "$size")"
-  else
-    printf "\\x$(printf %02x $(($1 | 2)))"
-    for shift in 56 48 40 32 24 16 8 0; do printf "\\x$(printf %02x $(((size >> shift) & 255)))"; done
-  fi
-  cat "$body"; rm -f "$body"
-}
-
-# What a libzmq REQ (or DEALER) socket sends first: its greeting (signature, version 3.1, NULL
-# mechanism, not a server, padding) and its READY command.
-zmtp_hello() {
-  printf '\xff\0\0\0\0\0\0\0\0\x7f\x03\x01NULL'; head -c 16 /dev/zero
-  printf '\0'; head -c 31 /dev/zero
-  { printf '\x05READY\x0bSocket-Type\0\0\0'; printf "\\x$(printf %02x ${#1})%s" "$1"
-    printf '\x08Identity\0\0\0\0'; } | zmtp_frame 4
-}
-
 # Seeds: the bundled workloads (cut to 40 lines so that each seed stays small and fast), the
-# captured Batsim 4.2.1 messages one per file, whole exchanges for the adapter, and REQ and
-# DEALER conversations, built from the spec, for the ZMTP socket.
+# captured Batsim 4.2.1 messages one per file, and whole exchanges for the adapter.
 seed() {
   local name=$1 dir=$CORPUS/$1
   mkdir -p "$dir"
@@ -69,18 +45,6 @@ seed() {
                dir="$dir" "$ROOT/tests/protocol/data/real-batsim-4.2.1-messages.txt"
              for f in "$dir"/run-*; do { printf '\003'; cat "$f"; } > "$f.seed" && rm "$f"; done ;;
     machine_set) printf '0-3 7' > "$dir/a"; printf '5 1-2 2-4' > "$dir/b"; printf '0' > "$dir/c" ;;
-    zmtp) zmtp_hello REQ > "$dir/handshake"
-          # awk, not grep | head: under pipefail, head closing the pipe early kills the writer
-          # with SIGPIPE and the whole script with it.
-          awk '/^BATSIM->SCHED /{ sub(/^[^ ]* [^ ]* /, ""); print; if (++n == 3) exit }' \
-            "$ROOT/tests/protocol/data/real-batsim-4.2.1-messages.txt" > "$dir/.messages"
-          { zmtp_hello REQ; while IFS= read -r message; do
-              printf '' | zmtp_frame 1; printf '%s' "$message" | zmtp_frame 0
-            done < "$dir/.messages"; } > "$dir/req-run"
-          { zmtp_hello DEALER; printf 'id' | zmtp_frame 1; printf '' | zmtp_frame 1
-            printf '\x04PING\0\x0a' | zmtp_frame 4; head -1 "$dir/.messages" | tr -d '\n' | zmtp_frame 0
-            printf '' | zmtp_frame 1; printf '{}' | zmtp_frame 0; } > "$dir/dealer-ping"
-          rm -f "$dir/.messages" ;;
   esac
 }
 

@@ -5,13 +5,20 @@
 #include <string>
 
 namespace batfill::transport {
+namespace {
+
+constexpr int kHandshakeFailed = ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL |
+                                 ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL |
+                                 ZMQ_EVENT_HANDSHAKE_FAILED_AUTH;
+
+}  // namespace
 
 PeerMonitor::PeerMonitor(zmq::context_t& context, zmq::socket_t& socket, const std::string& name)
     : watched_(socket), events_(context, zmq::socket_type::pair) {
   // One endpoint per socket: a process may monitor several.
   const std::string endpoint = "inproc://batfill-monitor-" + name + "-" +
                                std::to_string(reinterpret_cast<std::uintptr_t>(&socket));
-  const int events = ZMQ_EVENT_CONNECTED | ZMQ_EVENT_ACCEPTED | ZMQ_EVENT_DISCONNECTED;
+  const int events = ZMQ_EVENT_HANDSHAKE_SUCCEEDED | kHandshakeFailed | ZMQ_EVENT_DISCONNECTED;
   if (zmq_socket_monitor(socket.handle(), endpoint.c_str(), events) != 0) throw zmq::error_t();
   events_.connect(endpoint);
 }
@@ -28,13 +35,19 @@ bool PeerMonitor::peer_lost() {
     (void)events_.recv(address);
     std::uint16_t event = 0;
     if (header.size() >= sizeof event) std::memcpy(&event, header.data(), sizeof event);
-    if (event == ZMQ_EVENT_CONNECTED || event == ZMQ_EVENT_ACCEPTED) {
-      connected_ = true;
-    } else if (event == ZMQ_EVENT_DISCONNECTED && connected_) {
+    if (event == ZMQ_EVENT_HANDSHAKE_SUCCEEDED) {
+      handshaken_ = true;
+    } else if ((event & kHandshakeFailed) != 0) {
+      // libzmq reports the disconnection of that connection right after, from the same I/O
+      // thread (the context has one): nothing can come between.
+      handshake_failed_ = true;
+      continue;
+    } else if (event == ZMQ_EVENT_DISCONNECTED && handshaken_ && !handshake_failed_) {
       // Final even if ZeroMQ reconnects a moment later: a peer that dropped mid-exchange lost
       // the request or the reply it was waiting for.
       lost_ = true;
     }
+    handshake_failed_ = false;
   }
   return lost_;
 }

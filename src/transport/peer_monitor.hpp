@@ -1,9 +1,11 @@
 #pragma once
 // Notices that the peer of a ZeroMQ socket went away (docs/protocol.md §1.4): ZeroMQ itself
-// reconnects silently and a REQ/REP exchange would wait for the whole --timeout. A monitor
-// socket reports each connection and disconnection; a disconnection after a connection means
-// the peer died (or ZeroMQ dropped it for a message above the size limit). Batsim and its
-// scheduler keep one connection for the whole run, so any disconnection is final.
+// forgets a closed connection silently (or reconnects), so a REQ/REP exchange would wait for the
+// whole --timeout. A monitor socket reports each connection's events; a peer that completed the
+// ZeroMQ handshake and then disconnected died (or ZeroMQ dropped it for a message above the
+// size limit). Batsim and its scheduler keep one connection for the whole run, so any such
+// disconnection is final. A connection that never completed its handshake (a port probe, a
+// client that does not speak ZeroMQ) is no peer: its end is ignored.
 // Private to src/transport.
 
 #include <string>
@@ -13,19 +15,21 @@ namespace batfill::transport {
 
 class PeerMonitor {
  public:
-  // Starts monitoring `socket`, whose peer is called `peer` in messages.
+  // Starts monitoring `socket` (`name` keeps its monitor's endpoint apart from others'). Before
+  // the socket binds or connects, so that no event is missed.
   PeerMonitor(zmq::context_t& context, zmq::socket_t& socket, const std::string& name);
   ~PeerMonitor();
 
   // The poll item that becomes readable when an event arrives.
   zmq::pollitem_t poll_item();
-  // Reads the pending events; true once a connected peer has disconnected.
+  // Reads the pending events; true once a peer has disconnected after its handshake.
   bool peer_lost();
 
  private:
   zmq::socket_t& watched_;
   zmq::socket_t events_;
-  bool connected_ = false;
+  bool handshaken_ = false;         // some peer completed its handshake
+  bool handshake_failed_ = false;   // the last event was a failed handshake
   bool lost_ = false;
 };
 

@@ -5,6 +5,7 @@
 #include <zmq.hpp>
 
 #include "batfill/protocol/codec.hpp"
+#include "endpoint.hpp"
 #include "message_limit.hpp"
 #include "peer_monitor.hpp"
 
@@ -21,6 +22,11 @@ RemoteDecisionProcess::RemoteDecisionProcess(std::string endpoint,
   // A REQ socket may block on send while no peer is there; bound that by the same timeout.
   socket_->set(zmq::sockopt::sndtimeo, static_cast<int>(timeout_.count()));
   socket_->set(zmq::sockopt::maxmsgsize, static_cast<int64_t>(kMaxMessageBytes));
+  socket_->set(zmq::sockopt::ipv6, needs_ipv6(endpoint_));
+  const std::string fault = endpoint_fault(endpoint_);
+  if (!fault.empty()) {
+    throw std::runtime_error("cannot connect to the scheduler at " + endpoint_ + ": " + fault);
+  }
   try {
     monitor_ = std::make_unique<PeerMonitor>(*context_, *socket_, "scheduler");
     socket_->connect(endpoint_);
