@@ -26,7 +26,6 @@
 #include <climits>
 #include <functional>
 #include <limits>
-#include <optional>
 #include <stdexcept>
 #include <unordered_map>
 #include <utility>
@@ -65,8 +64,31 @@ bool reservations_vary(const SchedulingView& view) {
 // can play the next pass on a copy.
 class Plan {
  public:
-  Plan(int machine_count, Time now, bool reservations_vary)
-      : profile_(machine_count, now), reservations_vary_(reservations_vary) {}
+  // `job` joined the wait queue at `position`: it gets an entry, unplanned. Returns the entry's
+  // place in waiting_, which holds until the next event or pass.
+  std::size_t queue(const Job& job, std::size_t position) {
+    placement_due_ = true;
+    if (position + started_entries_ == waiting_.size()) {  // at the end: FCFS submissions
+      if (2 * started_entries_ > waiting_.size()) drop_started_entries();
+      waiting_.emplace_back(&job);
+      update_index(waiting_.size() - 1);
+      return waiting_.size() - 1;
+    }
+    drop_started_entries();
+    waiting_.emplace(waiting_.begin() + static_cast<std::ptrdiff_t>(position), &job);
+    rebuild_index();
+    return position;
+  }
+
+  // The wait queue was sorted again: the entries follow it.
+  void reorder(const std::vector<std::size_t>& previous_positions) {
+    drop_started_entries();
+    std::vector<Waiting> reordered;
+    reordered.reserve(waiting_.size());
+    for (const std::size_t previous : previous_positions) reordered.push_back(waiting_[previous]);
+    waiting_ = std::move(reordered);
+    rebuild_index();
+  }
 
   void finish(const Job& job) {
     const auto it = running_.find(job.id);
@@ -90,17 +112,21 @@ class Plan {
     replan_due_ = true;
   }
 
-  // Brings the plan to `view.now` up to the new jobs: compression after completions, with the
-  // reservations the queues grant in this pass. Afterwards the plan's waiting jobs are the
-  // queue's, at the same positions; place_and_start places the new ones.
+  // Brings the plan to `view.now`: compression after completions, with the reservations the
+  // queues grant in this pass. The waiting jobs are the queue's already, at their positions (the
+  // events put them there); place_and_start places the new ones.
   void catch_up(const SchedulingView& view, QueueGate& gate) {
+    if (!begun_) {  // the machine's size is known from the first pass on
+      profile_ = AvailabilityProfile(view.machine_count, view.now);
+      reservations_vary_ = reservations_vary(view);
+      begun_ = true;
+    }
     first_reservations_.clear();
     now_ = view.now;
     profile_.advance_to(view.now);
     freed_.forget_before(view.now);
     if (freed_until_ > view.now) note_freed(view.now, freed_until_);
     freed_until_ = view.now;
-    placement_due_ = follow(view.queue, gate) || placement_due_;
     if (replan_due_) replan();
     if (reservations_vary_) grant_reservations(gate, view.now);
     if (compression_due_) compress_all(view.now, gate);
@@ -117,36 +143,25 @@ class Plan {
     const bool placing = std::exchange(placement_due_, false);
     if (competing_ == 0) {
       place_and_start_reserved(view.now, gate, free_nodes, placing, started);
-      return started;
+    } else {
+      place_and_start_competing(view.now, gate, free_nodes, placing, started);
     }
-    Walk walk{Ahead{view.now}, free_nodes, due_count(view.now), competing_};
-    for (std::size_t position = 0; position < waiting_.size(); ++position) {
-      if (!placing && !walk.may_start_more()) break;
-      Waiting& waiting = waiting_[position];
-      if (waiting.job == nullptr) continue;
-      if (!waiting.planned && waiting.reserving) {
-        place(position, walk.ahead.earliest_for(*waiting.job, gate, view.now));
-        if (waiting.slot.start <= view.now) ++walk.due;
-      }
-      if (!may_start_now(waiting, walk, gate)) continue;
-      start_job(position, view.now, gate, walk.free_nodes, started);
-    }
+    if (may_start && 2 * started_entries_ > waiting_.size()) drop_started_entries();
     return started;
   }
 
-  // When `job`, a waiting job of the last walk, is planned to start: its slot, or, without a
-  // reservation, the slot it would get (an estimate only).
-  Time planned_start(const Job& job, const QueueGate& gate, Time now) const {
+  // When the job of entry `entry` of the last walk is planned to start: its slot, or, without
+  // a reservation, the slot it would get (an estimate only).
+  Time planned_start(std::size_t entry, const QueueGate& gate, Time now) const {
+    const Waiting& waiting = waiting_[entry];
+    if (waiting.planned) return waiting.slot.start;
     Ahead ahead{now};
-    for (const Waiting& waiting : waiting_) {
-      if (waiting.job == &job) {
-        if (waiting.planned) return waiting.slot.start;
-        const Time from = ahead.earliest_for(job, gate, now);
-        return from == kNever ? kNever : profile_.earliest_fit(from, occupancy(job), job.nodes);
-      }
-      if (waiting.job != nullptr) ahead.see(waiting);
+    for (std::size_t position = 0; position < entry; ++position) {
+      if (waiting_[position].job != nullptr) ahead.see(waiting_[position]);
     }
-    throw std::logic_error("conservative-classic: job '" + job.id + "' is not planned");
+    const Job& job = *waiting.job;
+    const Time from = ahead.earliest_for(job, gate, now);
+    return from == kNever ? kNever : profile_.earliest_fit(from, occupancy(job), job.nodes);
   }
 
   std::vector<FirstReservation> take_first_reservations() {
@@ -155,9 +170,9 @@ class Plan {
 
  private:
   struct Waiting {
-    Waiting(const Job* new_job, bool may_backfill) : job(new_job), backfills(may_backfill) {}
+    explicit Waiting(const Job* new_job) : job(new_job) {}
     const Job* job;  // null once started
-    bool backfills;  // may be planned before the reservations ahead of it (§2.10)
+    bool backfills = false;  // may be planned before the reservations ahead of it (§2.10)
     Reservation slot;
     bool planned = false;   // holds a slot in the profile (kNever: its start is unknown)
     bool reserving = true;  // its queue grants it a reservation in this pass
@@ -167,6 +182,24 @@ class Plan {
     // start is known. Compression then moves it from now, and only into capacity given back.
     bool moves_from_now() const { return backfills && slot.start != kNever; }
   };
+
+  // The walk of a pass in which some job competes without a reservation: it visits every
+  // waiting job in queue order.
+  void place_and_start_competing(Time now, QueueGate& gate, int free_nodes, bool placing,
+                                 std::vector<const Job*>& started) {
+    Walk walk{Ahead{now}, free_nodes, due_count(now), competing_};
+    for (std::size_t position = 0; position < waiting_.size(); ++position) {
+      if (!placing && !walk.may_start_more()) break;
+      Waiting& waiting = waiting_[position];
+      if (waiting.job == nullptr) continue;
+      if (!waiting.planned && waiting.reserving) {
+        place(position, walk.ahead.earliest_for(*waiting.job, gate, now), gate);
+        if (waiting.slot.start <= now) ++walk.due;
+      }
+      if (!may_start_now(waiting, walk, gate)) continue;
+      start_job(position, now, gate, walk.free_nodes, started);
+    }
+  }
 
   // The reservations of the jobs ahead of the one visited, in a walk in queue order.
   struct Ahead {
@@ -248,7 +281,7 @@ class Plan {
       if (!placing && free_nodes == 0) break;
       Waiting& waiting = waiting_[position];
       if (!waiting.planned) {
-        place(position, ahead_of(position, now).earliest_for(*waiting.job, gate, now));
+        place(position, ahead_of(position, now).earliest_for(*waiting.job, gate, now), gate);
         if (waiting.slot.start > now) continue;
       }
       if (waiting.job->nodes > free_nodes || !gate.within_limits(*waiting.job)) continue;
@@ -271,7 +304,7 @@ class Plan {
   }
 
   // Starts the job at `position` of the walk. Its entry stays, empty, so the positions of the
-  // others hold; follow drops the empty entries once they are half of them.
+  // others hold; the entries of started jobs are dropped once they are half of them.
   void start(std::size_t position, Time now) {
     Waiting& waiting = waiting_[position];
     if (!waiting.planned) {
@@ -285,7 +318,6 @@ class Plan {
     // it, and a profile below zero there would block every compression across it.
     running_.emplace(waiting.job->id, waiting.slot);
     waiting.job = nullptr;
-    jobs_[position] = nullptr;
     waiting.planned = false;
     ++started_entries_;
     update_index(position);
@@ -298,61 +330,15 @@ class Plan {
     first_reservations_.push_back({waiting.job->id, waiting.slot.start});
   }
 
-  // Makes waiting_ the queue's jobs in its order (with the entries of started jobs, empty),
-  // new ones unplanned; true if there are new ones. The queue usually differs only by jobs
-  // appended at its end (FCFS submissions), so a walk in step settles it; a reordered queue or
-  // one with jobs inserted earlier finds the planned jobs by address.
-  bool follow(const QueueView& queue, const QueueGate& gate) {
-    std::size_t position = 0;  // of the queue, walked in step with waiting_
-    bool in_step = true;
-    if (started_entries_ == 0) {
-      in_step =
-          jobs_.size() <= queue.size() && std::equal(jobs_.begin(), jobs_.end(), queue.begin());
-      position = jobs_.size();
-    } else {
-      for (const Job* job : jobs_) {
-        if (job == nullptr) continue;
-        if (position == queue.size() || job != queue[position]) {
-          in_step = false;
-          break;
-        }
-        ++position;
-      }
-    }
-    if (in_step) {  // in place: no allocation at the many instants without a reordering
-      if (2 * started_entries_ > waiting_.size()) {
-        waiting_.erase(
-            std::remove_if(waiting_.begin(), waiting_.end(),
-                           [](const Waiting& waiting) { return waiting.job == nullptr; }),
-            waiting_.end());
-        jobs_.erase(std::remove(jobs_.begin(), jobs_.end(), nullptr), jobs_.end());
-        started_entries_ = 0;
-        rebuild_index();
-      }
-      for (std::size_t i = position; i < queue.size(); ++i) {
-        waiting_.emplace_back(queue[i], gate.may_backfill(*queue[i]));
-        jobs_.push_back(queue[i]);
-        update_index(waiting_.size() - 1);
-      }
-      return position < queue.size();
-    }
-    std::unordered_map<const Job*, const Waiting*> planned;
-    for (const Waiting& waiting : waiting_) {
-      if (waiting.job != nullptr) planned.emplace(waiting.job, &waiting);
-    }
-    std::vector<Waiting> followed;
-    followed.reserve(queue.size());
-    bool new_jobs = false;
-    for (const Job* job : queue) {
-      const auto it = planned.find(job);
-      new_jobs = new_jobs || it == planned.end();
-      followed.push_back(it == planned.end() ? Waiting{job, gate.may_backfill(*job)} : *it->second);
-    }
-    waiting_ = std::move(followed);
-    jobs_.assign(queue.begin(), queue.end());
+  // Drops the entries of started jobs: waiting_ then holds the waiting jobs at their positions
+  // in the queue.
+  void drop_started_entries() {
+    if (started_entries_ == 0) return;
+    waiting_.erase(std::remove_if(waiting_.begin(), waiting_.end(),
+                                  [](const Waiting& waiting) { return waiting.job == nullptr; }),
+                   waiting_.end());
     started_entries_ = 0;
     rebuild_index();
-    return new_jobs;
   }
 
   // After a correction every waiting job is planned again, in queue order.
@@ -473,9 +459,10 @@ class Plan {
     return freed;
   }
 
-  void place(std::size_t position, Time from) {
+  void place(std::size_t position, Time from, const QueueGate& gate) {
     Waiting& waiting = waiting_[position];
     const Job& job = *waiting.job;
+    waiting.backfills = gate.may_backfill(job);
     const Time start =
         from == kNever ? kNever : profile_.earliest_fit(from, occupancy(job), job.nodes);
     waiting.slot = put_at(job, start);
@@ -522,12 +509,12 @@ class Plan {
     for (std::size_t position = 0; position < waiting_.size(); ++position) update_index(position);
   }
 
-  AvailabilityProfile profile_;
+  AvailabilityProfile profile_{1, 0};  // made for the machine at the first pass
+  bool begun_ = false;                 // the first pass has come
   // The waiting jobs and their slots, in the queue's order, walked in place rather than looked
   // up (a hash map by address cost as much as the searches). A job's entry is emptied when it
-  // starts, before the Scheduler frees its address, and dropped later.
+  // starts, and dropped later.
   std::vector<Waiting> waiting_;
-  std::vector<const Job*> jobs_;     // their jobs, packed: follow compares them with the queue
   std::size_t started_entries_ = 0;  // empty entries in waiting_
   // Per position of waiting_: for compression, the nodes of a job whose reservation may move
   // only where that many are free (INT_MIN: always visited, INT_MAX: no reservation); for the
@@ -543,7 +530,7 @@ class Plan {
   std::vector<FirstReservation> first_reservations_;  // made by the last pass
   Time now_ = 0;                                      // of the last catch_up
   Time freed_until_ = 0;  // end of what completions since the last instant gave back
-  bool reservations_vary_;
+  bool reservations_vary_ = false;
   std::size_t competing_ = 0;   // waiting jobs without a reservation in this pass
   bool placement_due_ = false;  // some waiting job should get a slot
   bool compression_due_ = false;
@@ -555,35 +542,39 @@ class Plan {
 class ConservativeClassic final : public Policy {
  public:
   std::vector<const Job*> select_jobs_to_start(const SchedulingView& view) override {
-    if (!plan_) plan_.emplace(view.machine_count, view.now, reservations_vary(view));
     QueueGate gate(view, &clock_);
-    plan_->catch_up(view, gate);
-    return plan_->place_and_start(view, gate, /*may_start=*/true);
+    plan_.catch_up(view, gate);
+    return plan_.place_and_start(view, gate, /*may_start=*/true);
   }
 
   std::vector<FirstReservation> take_first_reservations() override {
-    return plan_ ? plan_->take_first_reservations() : std::vector<FirstReservation>{};
+    return plan_.take_first_reservations();
   }
 
-  void on_job_finished(const Job& job) override {
-    if (plan_) plan_->finish(job);
+  void on_job_queued(const Job& job, std::size_t position) override { plan_.queue(job, position); }
+  void on_queue_reordered(const std::vector<std::size_t>& previous_positions) override {
+    plan_.reorder(previous_positions);
   }
-
+  // A started job's entry was emptied by the pass that started it.
+  void on_job_completed(const Job& job) override { plan_.finish(job); }
   void on_prediction_extended(const Job& job, Time start, Time) override {
-    if (plan_) plan_->extend(job, planned_end(job, start));
+    plan_.extend(job, planned_end(job, start));
   }
 
   // Exact for a job that would hold a reservation: the slot the next pass would give it.
-  Time estimate_start(const Job& job, const SchedulingView& view) const override {
-    Plan next = plan_ ? *plan_ : Plan(view.machine_count, view.now, reservations_vary(view));
+  Time estimate_start(const Job& job, const PendingEvents& pending,
+                      const SchedulingView& view) const override {
+    Plan next = plan_;
+    if (!pending.previous_positions.empty()) next.reorder(pending.previous_positions);
+    const std::size_t entry = next.queue(job, pending.position);
     QueueGate gate(view, nullptr);
     next.catch_up(view, gate);
     next.place_and_start(view, gate, /*may_start=*/false);
-    return next.planned_start(job, gate, view.now);
+    return next.planned_start(entry, gate, view.now);
   }
 
  private:
-  std::optional<Plan> plan_;  // created at the first pass, when the machine size is known
+  Plan plan_;
   ReservationClock clock_;
 };
 

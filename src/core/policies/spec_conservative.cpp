@@ -25,63 +25,39 @@ namespace batfill {
 namespace {
 
 // What the walk behind the head reads of each waiting job, by position in the wait queue, kept
-// from pass to pass. The Scheduler's queue changes between passes by the jobs the policy
-// started and by new jobs, usually appended at the end (FCFS submissions): the copy drops the
-// started ones and is checked where it is read, one pointer per position (the queue's, which
-// the walk reads anyway); from a position where it differs, it is read again from the queue.
+// from pass to pass: each job is read once, when it is queued, and the copy follows the
+// Scheduler's events. A pass's starts leave it before the next event or pass, all at once.
 class QueueCopy {
  public:
   struct Entry {
-    const Job* job;
     int nodes;
     Time runtime;  // planned
   };
 
-  // At the start of a pass over `queue`.
-  void follow(QueueView queue) {
-    queue_ = queue;
+  void queue(const Job& job, std::size_t position) {
     drop_started();
+    entries_.insert(entries_.begin() + static_cast<std::ptrdiff_t>(first_ + position),
+                    {job.nodes, planned_runtime(job)});
   }
-
-  // The copy of `job`, at `position` of the queue.
-  const Entry& at(std::size_t position, const Job& job) {
-    const std::size_t index = first_ + position;
-    if (index >= entries_.size() || entries_[index].job != &job) read_from(position);
-    return entries_[index];
-  }
-
-  // The jobs the pass started leave the queue, and their addresses may be reused by new jobs
-  // before the next pass. The walk behind the head tells each start's position; the others,
-  // the heads, are looked for from the front.
-  void started_behind_head(std::size_t position) { started_.push_back(first_ + position); }
-  void started(const std::vector<const Job*>& jobs) {
-    const std::size_t behind_head = started_.size();
-    for (const Job* job : jobs) {
-      const auto is_job = [&](std::size_t index) { return entries_[index].job == job; };
-      if (std::any_of(started_.begin(), started_.begin() + behind_head, is_job)) continue;
-      const auto it = std::find_if(entries_.begin() + static_cast<std::ptrdiff_t>(first_),
-                                   entries_.end(), [&](const Entry& e) { return e.job == job; });
-      if (it == entries_.end()) {  // never read: the copy is dropped
-        entries_.clear();
-        first_ = 0;
-        started_.clear();
-        return;
-      }
-      started_.push_back(static_cast<std::size_t>(it - entries_.begin()));
+  void reorder(const std::vector<std::size_t>& previous_positions) {
+    drop_started();
+    std::vector<Entry> reordered;
+    reordered.reserve(previous_positions.size());
+    for (const std::size_t previous : previous_positions) {
+      reordered.push_back(entries_[first_ + previous]);
     }
+    entries_ = std::move(reordered);
+    first_ = 0;
   }
+  // `position`: in the queue of the pass that started it.
+  void started(std::size_t position) { started_.push_back(first_ + position); }
+
+  // At the start of a pass.
+  void follow() { drop_started(); }
+  // The copy of the job at `position` of the pass's queue.
+  const Entry& at(std::size_t position) const { return entries_[first_ + position]; }
 
  private:
-  // Reads the queue again from `position`, or from the end of the copy if that comes first.
-  void read_from(std::size_t position) {
-    const std::size_t from = std::min(position, entries_.size() - first_);
-    entries_.resize(first_ + from);
-    for (std::size_t p = from; p < queue_.size(); ++p) {
-      const Job& job = *queue_[p];
-      entries_.push_back({&job, job.nodes, planned_runtime(job)});
-    }
-  }
-
   // Removes the started entries. Heads started in order only move the first entry; entries
   // after a backfilled job move down by one run copy each.
   void drop_started() {
@@ -110,7 +86,6 @@ class QueueCopy {
     }
   }
 
-  QueueView queue_;
   std::vector<Entry> entries_;        // from first_ on, by position in the queue
   std::size_t first_ = 0;             // entries before it belong to started heads
   std::vector<std::size_t> started_;  // indices in entries_
@@ -123,7 +98,7 @@ class SpecConservative final : public Policy {
 
   std::vector<const Job*> select_jobs_to_start(const SchedulingView& view) override {
     if (view.free_nodes == 0) return {};
-    queue_copy_.follow(view.queue);
+    queue_copy_.follow();
     BackfillPass pass(view, &clock_);
     bool backfilled = true;
     while (backfilled) {
@@ -138,7 +113,7 @@ class SpecConservative final : public Policy {
         // item 10).
         if (window <= pass.now()) return false;
         // A job that can neither start nor lower the smallest job ahead changes nothing.
-        const QueueCopy::Entry& copy = queue_copy_.at(position, job);
+        const QueueCopy::Entry& copy = queue_copy_.at(position);
         if (copy.nodes >= smallest_ahead && (copy.nodes > pass.timeline().free_nodes() ||
                                              add_saturating(pass.now(), copy.runtime) >= window)) {
           return true;
@@ -149,7 +124,6 @@ class SpecConservative final : public Policy {
         if (job.nodes <= pass.timeline().free_nodes() && gate.may_backfill(job) &&
             gate.within_limits(job) && planned_end(job, pass.now()) < window) {
           pass.start(position);
-          queue_copy_.started_behind_head(position);
           backfilled = true;
           window = pass.timeline().earliest_time_with(smallest_ahead);
         } else if (job.nodes < smallest_ahead && gate.within_limits(job) && gate.may_reserve(job)) {
@@ -160,9 +134,17 @@ class SpecConservative final : public Policy {
         return true;
       });
     }
-    std::vector<const Job*> started = pass.take_started();
-    queue_copy_.started(started);
-    return started;
+    return pass.take_started();
+  }
+
+  void on_job_queued(const Job& job, std::size_t position) override {
+    queue_copy_.queue(job, position);
+  }
+  void on_queue_reordered(const std::vector<std::size_t>& previous_positions) override {
+    queue_copy_.reorder(previous_positions);
+  }
+  void on_job_started(const Job& /*job*/, std::size_t position) override {
+    queue_copy_.started(position);
   }
 
  private:
