@@ -6,20 +6,87 @@
 
 namespace batfill {
 
-std::size_t ReservationIndex::queue(const Job& job, std::size_t position) {
-  if (position + started_entries_ == entries_.size()) {  // at the end: FCFS submissions
+namespace {
+
+// Free slots of a row, by rank: which slot is the n-th free one (a Fenwick tree of counts).
+class FreeSlots {
+ public:
+  explicit FreeSlots(std::size_t size) : counts_(size + 1, 0) {
+    for (std::size_t slot = 1; slot <= size; ++slot) {
+      counts_[slot] += 1;
+      const std::size_t parent = slot + (slot & (~slot + 1));
+      if (parent <= size) counts_[parent] += counts_[slot];
+    }
+  }
+  // Takes the free slot with `rank` free slots before it; returns it.
+  std::size_t take(std::size_t rank) {
+    std::size_t slot = 0;
+    std::size_t step = 1;
+    while (2 * step < counts_.size()) step *= 2;
+    for (; step > 0; step /= 2) {
+      if (slot + step < counts_.size() && counts_[slot + step] <= rank) {
+        slot += step;
+        rank -= counts_[slot];
+      }
+    }
+    for (std::size_t node = slot + 1; node < counts_.size(); node += node & (~node + 1)) {
+      --counts_[node];
+    }
+    return slot;
+  }
+
+ private:
+  std::vector<std::size_t> counts_;
+};
+
+}  // namespace
+
+void ReservationIndex::queue(const Job& job, std::size_t position) {
+  if (insertions_.empty() && position + started_entries_ == entries_.size()) {
     drop_started_if_sparse();
     entries_.emplace_back(&job);
     update(entries_.size() - 1);
-    return entries_.size() - 1;
+    return;
   }
-  drop_started();
-  entries_.emplace(entries_.begin() + static_cast<std::ptrdiff_t>(position), &job);
+  insertions_.push_back({&job, position});
+}
+
+// The last insertion lands at its position; going back, each lands on the free slot of its
+// rank among those the later ones left, and the entries already there fill the rest in order.
+void ReservationIndex::settle() {
+  if (insertions_.empty()) return;
+  drop_started_entries();
+  const std::size_t total = entries_.size() + insertions_.size();
+  FreeSlots free_slots(total);
+  std::vector<const Job*> inserted(total, nullptr);
+  for (auto it = insertions_.rbegin(); it != insertions_.rend(); ++it) {
+    inserted[free_slots.take(it->position)] = it->job;
+  }
+  std::vector<WaitingEntry> settled;
+  settled.reserve(total);
+  auto kept = entries_.begin();
+  for (const Job* job : inserted) {
+    if (job != nullptr) {
+      settled.emplace_back(job);
+    } else {
+      settled.push_back(*kept++);
+    }
+  }
+  entries_ = std::move(settled);
+  insertions_.clear();
   rebuild();
-  return position;
+}
+
+std::size_t ReservationIndex::entry_at(std::size_t position) const {
+  for (std::size_t entry = 0; entry < entries_.size(); ++entry) {
+    if (entries_[entry].job == nullptr) continue;
+    if (position-- == 0) return entry;
+  }
+  return kNone;
 }
 
 void ReservationIndex::reorder(const std::vector<std::size_t>& previous_positions) {
+  settle();
   drop_started();
   std::vector<WaitingEntry> reordered;
   reordered.reserve(entries_.size());
@@ -34,11 +101,15 @@ void ReservationIndex::drop_started_if_sparse() {
 
 void ReservationIndex::drop_started() {
   if (started_entries_ == 0) return;
+  drop_started_entries();
+  rebuild();
+}
+
+void ReservationIndex::drop_started_entries() {
   entries_.erase(std::remove_if(entries_.begin(), entries_.end(),
                                 [](const WaitingEntry& entry) { return entry.job == nullptr; }),
                  entries_.end());
   started_entries_ = 0;
-  rebuild();
 }
 
 void ReservationIndex::plan(std::size_t entry, const Reservation& slot, bool backfills) {
@@ -113,6 +184,7 @@ void ReservationIndex::check_invariants() const {
   auto fail = [](const std::string& what, std::size_t entry) {
     throw std::logic_error("reservation index: " + what + " at entry " + std::to_string(entry));
   };
+  if (!insertions_.empty()) fail("insertions not settled", entries_.size());
   std::size_t started = 0;
   for (std::size_t entry = 0; entry < entries_.size(); ++entry) {
     const WaitingEntry& waiting = entries_[entry];

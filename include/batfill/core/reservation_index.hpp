@@ -46,10 +46,17 @@ class ReservationIndex {
   static constexpr std::size_t kNone = PositionTree<int, std::less<int>>::kNone;
 
   // The Scheduler's events. `job` joined the wait queue at `position`: it gets an entry,
-  // unplanned; returns the entry, which holds until the next event or drop_started_if_sparse.
-  std::size_t queue(const Job& job, std::size_t position);
+  // unplanned. One at the end is appended at once; one before it waits for settle(), which
+  // puts all such together: one at a time, each would move every entry after it, and an order
+  // by id puts most submissions of a long queue in the middle.
+  void queue(const Job& job, std::size_t position);
   // The wait queue was sorted again (Policy::on_queue_reordered).
   void reorder(const std::vector<std::size_t>& previous_positions);
+  // Applies the insertions still waiting; the entries then follow the queue. Call before
+  // reading them.
+  void settle();
+  // The entry of the waiting job at `position` of the queue (settled).
+  std::size_t entry_at(std::size_t position) const;
   // The entries of started jobs stay, empty, so that the others keep their places during a
   // pass; they are dropped once they are half of the entries.
   void drop_started_if_sparse();
@@ -81,7 +88,8 @@ class ReservationIndex {
   // if one has no known start).
   Time latest_start_before(std::size_t entry) const { return starts_.best_before(entry); }
 
-  // Throws std::logic_error unless every tree holds, at every entry, the key the entry gives it.
+  // Throws std::logic_error unless the index is settled and every tree holds, at every entry,
+  // the key the entry gives it.
   void check_invariants() const;
 
  private:
@@ -91,11 +99,17 @@ class ReservationIndex {
   static Time start_key(const WaitingEntry& entry);
   void update(std::size_t entry);
   void drop_started();
+  void drop_started_entries();  // without rebuilding the trees
   void rebuild();
 
   // Walked in place rather than looked up (a hash map by address cost as much as the searches).
   std::vector<WaitingEntry> entries_;
   std::size_t started_entries_ = 0;  // empty entries
+  struct Insertion {
+    const Job* job;
+    std::size_t position;  // in the queue as it was when the job joined it
+  };
+  std::vector<Insertion> insertions_;  // not yet settled, in event order
   // Per entry: the nodes of a job whose reservation may move only where that many are free
   // (INT_MIN: always visited, INT_MAX: no reservation); the slot's start for a walk (kBeforeAll:
   // to be placed, kNever: nothing to do); the slot's start for the jobs behind (kBeforeAll:

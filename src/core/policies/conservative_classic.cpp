@@ -58,11 +58,10 @@ bool reservations_vary(const SchedulingView& view) {
 // can play the next pass on a copy.
 class Plan {
  public:
-  // `job` joined the wait queue at `position`: it gets an entry, unplanned. Returns the entry's
-  // place in waiting_, which holds until the next event or pass.
-  std::size_t queue(const Job& job, std::size_t position) {
+  // `job` joined the wait queue at `position`: it gets an entry, unplanned.
+  void queue(const Job& job, std::size_t position) {
     placement_due_ = true;
-    return waiting_.queue(job, position);
+    waiting_.queue(job, position);
   }
 
   // The wait queue was sorted again: the entries follow it.
@@ -103,6 +102,7 @@ class Plan {
     }
     first_reservations_.clear();
     now_ = view.now;
+    waiting_.settle();
     profile_.advance_to(view.now);
     freed_.forget_before(view.now);
     if (freed_until_ > view.now) note_freed(view.now, freed_until_);
@@ -133,9 +133,10 @@ class Plan {
     return started;
   }
 
-  // When the job of entry `entry` of the last walk is planned to start: its slot, or, without
-  // a reservation, the slot it would get (an estimate only).
-  Time planned_start(std::size_t entry, const QueueGate& gate, Time now) const {
+  // When the job at `position` of the queue of the last walk is planned to start: its slot, or,
+  // without a reservation, the slot it would get (an estimate only).
+  Time planned_start(std::size_t position, const QueueGate& gate, Time now) const {
+    const std::size_t entry = waiting_.entry_at(position);
     const WaitingEntry& waiting = waiting_[entry];
     if (waiting.planned) return waiting.slot.start;
     const Job& job = *waiting.job;
@@ -482,11 +483,11 @@ class ConservativeClassic final : public Policy {
                       const SchedulingView& view) const override {
     Plan next = plan_;
     if (!pending.previous_positions.empty()) next.reorder(pending.previous_positions);
-    const std::size_t entry = next.queue(job, pending.position);
+    next.queue(job, pending.position);
     QueueGate gate(view, nullptr);
     next.catch_up(view, gate);
     next.place_and_start(view, gate, /*may_start=*/false);
-    return next.planned_start(entry, gate, view.now);
+    return next.planned_start(pending.position, gate, view.now);
   }
 
  private:

@@ -25,8 +25,10 @@ namespace batfill {
 namespace {
 
 // What the walk behind the head reads of each waiting job, by position in the wait queue, kept
-// from pass to pass: each job is read once, when it is queued, and the copy follows the
-// Scheduler's events. A pass's starts leave it before the next event or pass, all at once.
+// from pass to pass and following the Scheduler's events: a job queued at the end is copied at
+// once; one queued before the end cuts the copy there (the jobs behind it moved back), and the
+// pass reads the rest from the queue again when it gets there. A pass's starts leave the copy
+// before the next event or pass, all at once.
 class QueueCopy {
  public:
   struct Entry {
@@ -36,31 +38,46 @@ class QueueCopy {
 
   void queue(const Job& job, std::size_t position) {
     drop_started();
-    entries_.insert(entries_.begin() + static_cast<std::ptrdiff_t>(first_ + position),
-                    {job.nodes, planned_runtime(job)});
+    const std::size_t index = first_ + position;
+    if (index > entries_.size()) return;  // beyond the copy: read at the pass
+    entries_.resize(index);
+    entries_.push_back({job.nodes, planned_runtime(job)});
   }
-  void reorder(const std::vector<std::size_t>& previous_positions) {
-    drop_started();
-    std::vector<Entry> reordered;
-    reordered.reserve(previous_positions.size());
-    for (const std::size_t previous : previous_positions) {
-      reordered.push_back(entries_[first_ + previous]);
-    }
-    entries_ = std::move(reordered);
+  // A queue sorted again is read again at the pass.
+  void reorder() {
+    entries_.clear();
     first_ = 0;
+    started_.clear();
   }
   // `position`: in the queue of the pass that started it.
   void started(std::size_t position) { started_.push_back(first_ + position); }
 
-  // At the start of a pass.
-  void follow() { drop_started(); }
+  // At the start of a pass over `queue`.
+  void follow(QueueView queue) {
+    drop_started();
+    queue_ = queue;
+  }
   // The copy of the job at `position` of the pass's queue.
-  const Entry& at(std::size_t position) const { return entries_[first_ + position]; }
+  const Entry& at(std::size_t position) {
+    if (first_ + position >= entries_.size()) read_rest();
+    return entries_[first_ + position];
+  }
 
  private:
+  void read_rest() {
+    for (std::size_t position = entries_.size() - first_; position < queue_.size(); ++position) {
+      const Job& job = *queue_[position];
+      entries_.push_back({job.nodes, planned_runtime(job)});
+    }
+  }
+
   // Removes the started entries. Heads started in order only move the first entry; entries
   // after a backfilled job move down by one run copy each.
   void drop_started() {
+    // A start beyond the copy moves none of it.
+    started_.erase(std::remove_if(started_.begin(), started_.end(),
+                                  [&](std::size_t index) { return index >= entries_.size(); }),
+                   started_.end());
     if (started_.empty()) return;
     std::sort(started_.begin(), started_.end());
     std::size_t heads = 0;
@@ -86,6 +103,7 @@ class QueueCopy {
     }
   }
 
+  QueueView queue_;                   // of the current pass
   std::vector<Entry> entries_;        // from first_ on, by position in the queue
   std::size_t first_ = 0;             // entries before it belong to started heads
   std::vector<std::size_t> started_;  // indices in entries_
@@ -98,7 +116,7 @@ class SpecConservative final : public Policy {
 
   std::vector<const Job*> select_jobs_to_start(const SchedulingView& view) override {
     if (view.free_nodes == 0) return {};
-    queue_copy_.follow();
+    queue_copy_.follow(view.queue);
     BackfillPass pass(view, &clock_);
     bool backfilled = true;
     while (backfilled) {
@@ -140,8 +158,8 @@ class SpecConservative final : public Policy {
   void on_job_queued(const Job& job, std::size_t position) override {
     queue_copy_.queue(job, position);
   }
-  void on_queue_reordered(const std::vector<std::size_t>& previous_positions) override {
-    queue_copy_.reorder(previous_positions);
+  void on_queue_reordered(const std::vector<std::size_t>& /*previous_positions*/) override {
+    queue_copy_.reorder();
   }
   void on_job_started(const Job& /*job*/, std::size_t position) override {
     queue_copy_.started(position);
