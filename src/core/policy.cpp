@@ -7,7 +7,8 @@
 
 namespace batfill {
 
-Time Policy::estimate_start(const Job& job, const SchedulingView& view) const {
+Time Policy::estimate_start(const Job& job, const PendingEvents& /*pending*/,
+                            const SchedulingView& view) const {
   return planned_start_in_queue(job, view, /*may_overtake=*/true);
 }
 

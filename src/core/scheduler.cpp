@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <iterator>
+#include <numeric>
 #include <stdexcept>
 
 #include "batfill/common/text.hpp"
@@ -31,7 +32,7 @@ const QueueSpec& Scheduler::queue_of(const Job& job) const {
   return queues_.queues[static_cast<std::size_t>(job.queue_index)];
 }
 
-bool Scheduler::ahead(const Job& a, const Job& b, Time now) const {
+bool Scheduler::precedes(const Job& a, const Job& b, Time now) const {
   const int pa = queue_of(a).priority;
   const int pb = queue_of(b).priority;
   if (pa != pb) return pa > pb;
@@ -52,7 +53,7 @@ void Scheduler::complete(const JobId& id, Time now) {
     to_learn_.push_back({now, it->second.start_sequence, job, now - it->second.start});
   }
   running_.erase(it);
-  policy_->on_job_finished(job);
+  policy_->on_job_completed(job);
 }
 
 void Scheduler::learn_completions_before(Time now) {
@@ -201,9 +202,11 @@ void Scheduler::submit(Job job) {
   Job& stored = waiting_.emplace(job.id, std::move(job)).first->second;
   stored.queue_index = queue_index;
   stored.prediction = predict(stored);
-  queue_.insert(std::upper_bound(waiting_begin(), queue_.end(), &stored,
-                                 [&](const Job* a, const Job* b) { return ahead(*a, *b, now); }),
-                &stored);
+  const auto place = queue_.insert(
+      std::upper_bound(waiting_begin(), queue_.end(), &stored,
+                       [&](const Job* a, const Job* b) { return precedes(*a, *b, now); }),
+      &stored);
+  policy_->on_job_queued(stored, static_cast<std::size_t>(place - waiting_begin()));
 }
 
 void Scheduler::reject(const Job& job, std::string reason) {
@@ -226,8 +229,14 @@ void Scheduler::schedule(Time now, std::vector<Decision>& decisions) {
   pending_.clear();
   if (waiting_count() == 0) return;
   if (depends_on_time(options_.order)) {
-    std::stable_sort(waiting_begin(), queue_.end(),
-                     [&](const Job* a, const Job* b) { return ahead(*a, *b, now); });
+    const std::vector<std::size_t> previous_positions = reordering(waiting_queue(), now);
+    if (!previous_positions.empty()) {
+      const std::vector<const Job*> before(waiting_begin(), queue_.end());
+      for (std::size_t i = 0; i < before.size(); ++i) {
+        waiting_begin()[static_cast<std::ptrdiff_t>(i)] = before[previous_positions[i]];
+      }
+      policy_->on_queue_reordered(previous_positions);
+    }
   }
 
   const std::vector<const Job*> starting =
@@ -244,21 +253,41 @@ void Scheduler::schedule(Time now, std::vector<Decision>& decisions) {
       throw std::logic_error("policy started job '" + job->id + "' twice or while not waiting");
     }
   }
-  remove_from_queue(started);
+  const std::vector<std::size_t> positions = remove_from_queue(started);
   decisions.reserve(decisions.size() + starting.size());
-  for (const Job* job : starting) start(*job, now, decisions);
+  for (const Job* job : starting) {
+    const auto index = std::lower_bound(started.begin(), started.end(), job, std::less<const Job*>()) -
+                       started.begin();
+    start(*job, positions[static_cast<std::size_t>(index)], now, decisions);
+  }
+}
+
+// The queue's order at `now` (queue priority, then --order), as the positions each job comes
+// from; empty if no job moves. A stable sort: jobs the order ties keep their places.
+std::vector<std::size_t> Scheduler::reordering(QueueView queue, Time now) const {
+  std::vector<std::size_t> previous_positions(queue.size());
+  std::iota(previous_positions.begin(), previous_positions.end(), std::size_t{0});
+  std::stable_sort(previous_positions.begin(), previous_positions.end(),
+                   [&](std::size_t a, std::size_t b) { return precedes(*queue[a], *queue[b], now); });
+  const bool moved = !std::is_sorted(previous_positions.begin(), previous_positions.end());
+  return moved ? previous_positions : std::vector<std::size_t>{};
 }
 
 // Started jobs sit near the front of a long queue: only the jobs up to the last of them move,
 // the ones kept ahead of it moving back next to the rest, and the front advances.
-// Compares addresses only; the jobs are still in waiting_.
-void Scheduler::remove_from_queue(const std::vector<const Job*>& started) {
+// Compares addresses only; the jobs are still in waiting_. Returns where each started job was
+// in the queue, in the order of `started`.
+std::vector<std::size_t> Scheduler::remove_from_queue(const std::vector<const Job*>& started) {
+  std::vector<std::size_t> positions(started.size());
   std::size_t to_remove = started.size();
   const auto front = waiting_begin();
   auto kept = front;
   auto it = front;
   for (; it != queue_.end() && to_remove > 0; ++it) {
-    if (std::binary_search(started.begin(), started.end(), *it, std::less<const Job*>())) {
+    const auto match = std::lower_bound(started.begin(), started.end(), *it, std::less<const Job*>());
+    if (match != started.end() && *match == *it) {
+      positions[static_cast<std::size_t>(match - started.begin())] =
+          static_cast<std::size_t>(it - front);
       --to_remove;
     } else {
       *kept++ = *it;
@@ -270,10 +299,13 @@ void Scheduler::remove_from_queue(const std::vector<const Job*>& started) {
     queue_.erase(queue_.begin(), waiting_begin());
     queue_front_ = 0;
   }
+  return positions;
 }
 
 // Moves a waiting job (already out of the queue) to the running jobs, with its machines.
-void Scheduler::start(const Job& waiting, Time now, std::vector<Decision>& decisions) {
+// `position`: its place in the queue of the pass that started it.
+void Scheduler::start(const Job& waiting, std::size_t position, Time now,
+                      std::vector<Decision>& decisions) {
   const auto it = waiting_.find(waiting.id);
   RunningJob running;
   running.job = std::move(it->second);  // `waiting` refers to it: not used below
@@ -290,7 +322,9 @@ void Scheduler::start(const Job& waiting, Time now, std::vector<Decision>& decis
   decision.machines = running.machines;
   decisions.push_back(std::move(decision));
   const JobId id = job.id;
-  track_expiry(running_.emplace(id, std::move(running)).first->second);
+  RunningJob& stored = running_.emplace(id, std::move(running)).first->second;
+  track_expiry(stored);
+  policy_->on_job_started(stored.job, position);
 }
 
 Time Scheduler::estimate_start(const Job& job, Time now) const {
@@ -301,12 +335,19 @@ Time Scheduler::estimate_start(const Job& job, Time now) const {
   const QueueSpec& spec = queues_.queues[static_cast<std::size_t>(queued.queue_index)];
   if (job.nodes > std::min(spec.slot_limit, spec.user_slot_limit)) return kNever;
   // The queue as it would be with `job` submitted now.
-  auto before = [&](const Job* a, const Job* b) { return ahead(*a, *b, now); };
   const QueueView waiting = waiting_queue();
+  PendingEvents pending;
+  if (depends_on_time(options_.order)) pending.previous_positions = reordering(waiting, now);
   std::vector<const Job*> queue(waiting.begin(), waiting.end());
-  if (depends_on_time(options_.order)) std::stable_sort(queue.begin(), queue.end(), before);
-  queue.insert(std::upper_bound(queue.begin(), queue.end(), &queued, before), &queued);
-  return policy_->estimate_start(queued, view_at(now, QueueView(queue)));
+  for (std::size_t i = 0; i < pending.previous_positions.size(); ++i) {
+    queue[i] = waiting[pending.previous_positions[i]];
+  }
+  const auto place =
+      queue.insert(std::upper_bound(queue.begin(), queue.end(), &queued,
+                                    [&](const Job* a, const Job* b) { return precedes(*a, *b, now); }),
+                   &queued);
+  pending.position = static_cast<std::size_t>(place - queue.begin());
+  return policy_->estimate_start(queued, pending, view_at(now, QueueView(queue)));
 }
 
 std::vector<const Job*>::iterator Scheduler::waiting_begin() {

@@ -125,7 +125,7 @@ class LiteralConservativeClassic final : public Policy {
     return started;
   }
 
-  void on_job_finished(const Job& job) override {
+  void on_job_completed(const Job& job) override {
     const auto it = running_.find(job.id);
     profile_->release(it->second.first, it->second.second, job.nodes);
     running_.erase(it);

@@ -70,6 +70,14 @@ struct FirstReservation {
   Time start = 0;
 };
 
+// The events the next pass would be told first were a job submitted now, for an estimate: the
+// queue sorted again (as Policy::on_queue_reordered; empty when no job moves), then the job
+// queued at `position`.
+struct PendingEvents {
+  std::vector<std::size_t> previous_positions;
+  std::size_t position = 0;
+};
+
 class Policy {
  public:
   virtual ~Policy() = default;
@@ -80,8 +88,24 @@ class Policy {
   // Whether the policy follows view.backfill_order; the Scheduler refuses "sjbf" otherwise.
   virtual bool orders_candidates() const { return false; }
 
+  // The events: the Scheduler reports each change of the wait queue and of the running jobs as
+  // it makes it, so that a policy keeping state between passes follows them instead of
+  // comparing the queue with an earlier one. Positions count the waiting jobs in queue order,
+  // as view.queue does.
+
+  // `job` joined the wait queue at `position`; the jobs from there on moved back by one.
+  virtual void on_job_queued(const Job& /*job*/, std::size_t /*position*/) {}
+  // A time-dependent queue order sorted the wait queue again before a pass: the job now at
+  // position i was at previous_positions[i]. Not reported when no job moved.
+  virtual void on_queue_reordered(const std::vector<std::size_t>& /*previous_positions*/) {}
+  // A job the last pass selected left the wait queue; `position` is its place in that pass's
+  // view.queue. A pass's starts are reported right after it, in start order.
+  virtual void on_job_started(const Job& /*job*/, std::size_t /*position*/) {}
+  // A running job ended (normally, at its limit, failed or killed); the Scheduler already freed
+  // its nodes.
+  virtual void on_job_completed(const Job& /*job*/) {}
   // A running job's planned end moved later (a correction); the Scheduler already moved it in
-  // view.releases. Policies that keep their own plan of the running jobs follow it.
+  // view.releases.
   virtual void on_prediction_extended(const Job& /*job*/, Time /*start*/, Time /*old_end*/) {}
 
   // The jobs of view.queue to start now, in the order they start. Their nodes must fit in
@@ -92,14 +116,12 @@ class Policy {
   // taking them leaves none. Empty for policies without persistent reservations.
   virtual std::vector<FirstReservation> take_first_reservations() { return {}; }
 
-  // A running job ended (normally, at its limit, failed or killed). Stateful policies that
-  // keep reservations between instants use it; the Scheduler already freed its nodes.
-  virtual void on_job_finished(const Job& /*job*/) {}
-
-  // When `job`, not yet submitted, would start if it were submitted now; view.queue already
-  // holds it at its place in queue order. Policies that keep reservations answer exactly; the
-  // default plans the queue conservatively (start_estimate.hpp). kNever: it would never start.
-  virtual Time estimate_start(const Job& job, const SchedulingView& view) const;
+  // When `job`, not yet submitted, would start if it were submitted now: `pending` says what
+  // the next pass would be told first, and view.queue is the queue after it. Policies that
+  // keep reservations answer exactly; the default plans the queue conservatively
+  // (start_estimate.hpp). kNever: it would never start.
+  virtual Time estimate_start(const Job& job, const PendingEvents& pending,
+                              const SchedulingView& view) const;
 };
 
 }  // namespace batfill

@@ -48,6 +48,17 @@ class PositionTree {
     return best;
   }
 
+  // The value at `position` (`worst` if never set).
+  T at(std::size_t position) const { return position < leaves_ ? tree_[leaves_ + position] : worst_; }
+
+  // Whether every inner node holds the best of its children (for tests and checks).
+  bool well_formed() const {
+    for (std::size_t node = 1; node < leaves_; ++node) {
+      if (!(tree_[node] == pick(tree_[2 * node], tree_[2 * node + 1]))) return false;
+    }
+    return true;
+  }
+
   // The first position >= `position` whose value is `bound` or better; kNone if none is.
   std::size_t first_from(std::size_t position, T bound) const {
     if (position >= leaves_) return kNone;

@@ -111,9 +111,10 @@ class Scheduler {
   QueueView waiting_queue() const;
   // The first waiting job's place in queue_ (the slots before it held started jobs).
   std::vector<const Job*>::iterator waiting_begin();
+  std::vector<std::size_t> reordering(QueueView queue, Time now) const;
   // `started` is sorted by address.
-  void remove_from_queue(const std::vector<const Job*>& started);
-  void start(const Job& waiting, Time now, std::vector<Decision>& decisions);
+  std::vector<std::size_t> remove_from_queue(const std::vector<const Job*>& started);
+  void start(const Job& waiting, std::size_t position, Time now, std::vector<Decision>& decisions);
   Time predict(const Job& job);
   // Hands the predictor the completions before `now`, by end time, then start order.
   void learn_completions_before(Time now);
@@ -128,8 +129,9 @@ class Scheduler {
   int correct_until(RunningJob& running, Time now) const;
   const RunningJob& running_job(const JobId& id) const;
   const QueueSpec& queue_of(const Job& job) const;  // its configured queue
-  // Queue priority first, then --order (docs/semantics.md §2.10).
-  bool ahead(const Job& a, const Job& b, Time now) const;
+  // Whether `a` comes before `b` in the wait queue at `now`: queue priority first, then --order
+  // (docs/semantics.md §2.10).
+  bool precedes(const Job& a, const Job& b, Time now) const;
 
   std::unique_ptr<Policy> policy_;
   SchedulerOptions options_;

@@ -21,12 +21,13 @@
 // planned as ending then) or machines are unavailable: a due job that does not fit then keeps
 // its slot and starts as soon as it fits, at the late report, planned as if it had started at
 // its slot. No reservation moves later for it (docs/semantics.md §2.5).
+//
+// The waiting jobs, their reservations and the index through which a pass visits only the
+// entries that may move or start are a ReservationIndex (reservation_index.hpp); this file is
+// the algorithm.
 
 #include <algorithm>
-#include <climits>
 #include <functional>
-#include <limits>
-#include <optional>
 #include <stdexcept>
 #include <unordered_map>
 #include <utility>
@@ -34,19 +35,11 @@
 #include "batfill/core/availability_profile.hpp"
 #include "batfill/core/freed_capacity_log.hpp"
 #include "batfill/core/policy.hpp"
-#include "batfill/core/position_tree.hpp"
 #include "batfill/core/queue_rules.hpp"
+#include "batfill/core/reservation_index.hpp"
 
 namespace batfill {
 namespace {
-
-constexpr Time kBeforeAll = std::numeric_limits<Time>::min();
-
-struct Reservation {
-  Time start = 0;
-  Time end = 0;
-  FreedCapacityLog::Version placed_at = 0;  // log version when this slot was chosen
-};
 
 // Whether some queue does not reserve, caps its nodes or releases reservations: only then may
 // a job hold a reservation at one pass and not at the next (docs/semantics.md §2.10).
@@ -65,8 +58,16 @@ bool reservations_vary(const SchedulingView& view) {
 // can play the next pass on a copy.
 class Plan {
  public:
-  Plan(int machine_count, Time now, bool reservations_vary)
-      : profile_(machine_count, now), reservations_vary_(reservations_vary) {}
+  // `job` joined the wait queue at `position`: it gets an entry, unplanned.
+  void queue(const Job& job, std::size_t position) {
+    placement_due_ = true;
+    waiting_.queue(job, position);
+  }
+
+  // The wait queue was sorted again: the entries follow it.
+  void reorder(const std::vector<std::size_t>& previous_positions) {
+    waiting_.reorder(previous_positions);
+  }
 
   void finish(const Job& job) {
     const auto it = running_.find(job.id);
@@ -90,17 +91,22 @@ class Plan {
     replan_due_ = true;
   }
 
-  // Brings the plan to `view.now` up to the new jobs: compression after completions, with the
-  // reservations the queues grant in this pass. Afterwards the plan's waiting jobs are the
-  // queue's, at the same positions; place_and_start places the new ones.
+  // Brings the plan to `view.now`: compression after completions, with the reservations the
+  // queues grant in this pass. The waiting jobs are the queue's already, at their positions (the
+  // events put them there); place_and_start places the new ones.
   void catch_up(const SchedulingView& view, QueueGate& gate) {
+    if (!begun_) {  // the machine's size is known from the first pass on
+      profile_ = AvailabilityProfile(view.machine_count, view.now);
+      reservations_vary_ = reservations_vary(view);
+      begun_ = true;
+    }
     first_reservations_.clear();
     now_ = view.now;
+    waiting_.settle();
     profile_.advance_to(view.now);
     freed_.forget_before(view.now);
     if (freed_until_ > view.now) note_freed(view.now, freed_until_);
     freed_until_ = view.now;
-    placement_due_ = follow(view.queue, gate) || placement_due_;
     if (replan_due_) replan();
     if (reservations_vary_) grant_reservations(gate, view.now);
     if (compression_due_) compress_all(view.now, gate);
@@ -117,36 +123,25 @@ class Plan {
     const bool placing = std::exchange(placement_due_, false);
     if (competing_ == 0) {
       place_and_start_reserved(view.now, gate, free_nodes, placing, started);
-      return started;
+    } else {
+      place_and_start_competing(view.now, gate, free_nodes, placing, started);
     }
-    Walk walk{Ahead{view.now}, free_nodes, due_count(view.now), competing_};
-    for (std::size_t position = 0; position < waiting_.size(); ++position) {
-      if (!placing && !walk.may_start_more()) break;
-      Waiting& waiting = waiting_[position];
-      if (waiting.job == nullptr) continue;
-      if (!waiting.planned && waiting.reserving) {
-        place(position, walk.ahead.earliest_for(*waiting.job, gate, view.now));
-        if (waiting.slot.start <= view.now) ++walk.due;
-      }
-      if (!may_start_now(waiting, walk, gate)) continue;
-      start_job(position, view.now, gate, walk.free_nodes, started);
-    }
+    if (may_start) waiting_.drop_started_if_sparse();
+#ifndef NDEBUG
+    waiting_.check_invariants();
+#endif
     return started;
   }
 
-  // When `job`, a waiting job of the last walk, is planned to start: its slot, or, without a
-  // reservation, the slot it would get (an estimate only).
-  Time planned_start(const Job& job, const QueueGate& gate, Time now) const {
-    Ahead ahead{now};
-    for (const Waiting& waiting : waiting_) {
-      if (waiting.job == &job) {
-        if (waiting.planned) return waiting.slot.start;
-        const Time from = ahead.earliest_for(job, gate, now);
-        return from == kNever ? kNever : profile_.earliest_fit(from, occupancy(job), job.nodes);
-      }
-      if (waiting.job != nullptr) ahead.see(waiting);
-    }
-    throw std::logic_error("conservative-classic: job '" + job.id + "' is not planned");
+  // When the job at `position` of the queue of the last walk is planned to start: its slot, or,
+  // without a reservation, the slot it would get (an estimate only).
+  Time planned_start(std::size_t position, const QueueGate& gate, Time now) const {
+    const std::size_t entry = waiting_.entry_at(position);
+    const WaitingEntry& waiting = waiting_[entry];
+    if (waiting.planned) return waiting.slot.start;
+    const Job& job = *waiting.job;
+    const Time from = earlier_reservations(entry, now).earliest_for(job, gate, now);
+    return from == kNever ? kNever : profile_.earliest_fit(from, occupancy(job), job.nodes);
   }
 
   std::vector<FirstReservation> take_first_reservations() {
@@ -154,32 +149,37 @@ class Plan {
   }
 
  private:
-  struct Waiting {
-    Waiting(const Job* new_job, bool may_backfill) : job(new_job), backfills(may_backfill) {}
-    const Job* job;  // null once started
-    bool backfills;  // may be planned before the reservations ahead of it (§2.10)
-    Reservation slot;
-    bool planned = false;   // holds a slot in the profile (kNever: its start is unknown)
-    bool reserving = true;  // its queue grants it a reservation in this pass
-    bool reserved = false;  // has had a known slot, whose first start was reported
+  // The walk of a pass in which some job competes without a reservation: it visits every
+  // waiting job in queue order.
+  void place_and_start_competing(Time now, QueueGate& gate, int free_nodes, bool placing,
+                                 std::vector<const Job*>& started) {
+    Walk walk{EarlierReservations{now}, free_nodes, due_count(now), competing_};
+    for (std::size_t position = 0; position < waiting_.size(); ++position) {
+      if (!placing && !walk.may_start_more()) break;
+      const WaitingEntry& waiting = waiting_[position];
+      if (waiting.job == nullptr) continue;
+      if (!waiting.planned && waiting.reserving) {
+        place(position, walk.earlier.earliest_for(*waiting.job, gate, now), gate);
+        if (waiting.slot.start <= now) ++walk.due;
+      }
+      if (!may_start_now(waiting, walk, gate)) continue;
+      start_job(position, now, gate, walk.free_nodes, started);
+    }
+  }
 
-    // Its slot is the earliest fit from now whatever is ahead of it: it may backfill and its
-    // start is known. Compression then moves it from now, and only into capacity given back.
-    bool moves_from_now() const { return backfills && slot.start != kNever; }
-  };
-
-  // The reservations of the jobs ahead of the one visited, in a walk in queue order.
-  struct Ahead {
+  // The reservations of the jobs before the one visited, in a walk in queue order.
+  struct EarlierReservations {
     Time latest;           // their latest known start, `now` if none is later
     bool unknown = false;  // one of them has no known start
 
     // From the latest start among them (kBeforeAll if none is planned; kNever if one has no
     // known start).
-    static Ahead of(Time latest_start, Time now) {
-      return latest_start == kNever ? Ahead{now, true} : Ahead{std::max(latest_start, now)};
+    static EarlierReservations of(Time latest_start, Time now) {
+      return latest_start == kNever ? EarlierReservations{now, true}
+                                    : EarlierReservations{std::max(latest_start, now)};
     }
 
-    void see(const Waiting& waiting) {
+    void see(const WaitingEntry& waiting) {
       if (!waiting.planned) return;
       if (waiting.slot.start == kNever) {
         unknown = true;
@@ -205,9 +205,9 @@ class Plan {
   };
 
   // What one walk has seen: the due and competing jobs still to visit, the nodes really free,
-  // the reservations ahead.
+  // the reservations before the job visited.
   struct Walk {
-    Ahead ahead;
+    EarlierReservations earlier;
     int free_nodes;
     std::size_t due;
     std::size_t competing;
@@ -215,11 +215,11 @@ class Plan {
   };
 
   // Whether the job may start now; counts it off the due or competing jobs of the walk.
-  bool may_start_now(const Waiting& waiting, Walk& walk, const QueueGate& gate) {
+  bool may_start_now(const WaitingEntry& waiting, Walk& walk, const QueueGate& gate) {
     const Job& job = *waiting.job;
     if (waiting.planned) {
       if (waiting.slot.start > now_) {
-        walk.ahead.see(waiting);
+        walk.earlier.see(waiting);
         return false;
       }
       --walk.due;
@@ -227,13 +227,14 @@ class Plan {
       --walk.competing;
     }
     if (job.nodes > walk.free_nodes || !gate.within_limits(job)) return false;
-    return waiting.planned || fits_without_reservation(job, walk.ahead, gate);
+    return waiting.planned || fits_without_reservation(job, walk.earlier, gate);
   }
 
   // A job without a reservation starts where the plan has room for its whole run, and, unless
   // it may backfill, only once no reservation ahead of it is in force.
-  bool fits_without_reservation(const Job& job, const Ahead& ahead, const QueueGate& gate) const {
-    return ahead.earliest_for(job, gate, now_) == now_ &&
+  bool fits_without_reservation(const Job& job, const EarlierReservations& earlier,
+                                const QueueGate& gate) const {
+    return earlier.earliest_for(job, gate, now_) == now_ &&
            profile_.fits(now_, occupancy(job), job.nodes);
   }
 
@@ -243,12 +244,13 @@ class Plan {
   // reservations ahead of a job to place are read from the index too.
   void place_and_start_reserved(Time now, QueueGate& gate, int free_nodes, bool placing,
                                 std::vector<const Job*>& started) {
-    for (std::size_t position = next_.first_from(0, now); position != kNoPosition;
-         position = next_.first_from(position + 1, now)) {
+    for (std::size_t position = waiting_.first_to_visit(0, now); position != ReservationIndex::kNone;
+         position = waiting_.first_to_visit(position + 1, now)) {
       if (!placing && free_nodes == 0) break;
-      Waiting& waiting = waiting_[position];
+      const WaitingEntry& waiting = waiting_[position];
       if (!waiting.planned) {
-        place(position, ahead_of(position, now).earliest_for(*waiting.job, gate, now));
+        place(position, earlier_reservations(position, now).earliest_for(*waiting.job, gate, now),
+              gate);
         if (waiting.slot.start > now) continue;
       }
       if (waiting.job->nodes > free_nodes || !gate.within_limits(*waiting.job)) continue;
@@ -265,103 +267,44 @@ class Plan {
     started.push_back(job);
   }
 
-  // The reservations ahead of `position` in queue order, from the index.
-  Ahead ahead_of(std::size_t position, Time now) const {
-    return Ahead::of(ahead_.best_before(position), now);
+  // The reservations before `position` in queue order, from the index.
+  EarlierReservations earlier_reservations(std::size_t position, Time now) const {
+    return EarlierReservations::of(waiting_.latest_start_before(position), now);
   }
 
   // Starts the job at `position` of the walk. Its entry stays, empty, so the positions of the
-  // others hold; follow drops the empty entries once they are half of them.
+  // others hold during the walk.
   void start(std::size_t position, Time now) {
-    Waiting& waiting = waiting_[position];
+    const WaitingEntry& waiting = waiting_[position];
+    Reservation slot = waiting.slot;
     if (!waiting.planned) {
       const Job& job = *waiting.job;
-      waiting.slot = {now, add_saturating(now, occupancy(job)), freed_.version()};
-      profile_.reserve(waiting.slot.start, waiting.slot.end, job.nodes);
+      slot = {now, add_saturating(now, occupancy(job)), freed_.version()};
+      profile_.reserve(slot.start, slot.end, job.nodes);
     }
     // A planned job keeps its rectangle, even one kept from starting by a late report: it is
     // planned as if it had started at its slot, and is overdue by its delay at the end
     // (docs/semantics.md §2.5). Held from now instead, it would overlap the reservations after
     // it, and a profile below zero there would block every compression across it.
-    running_.emplace(waiting.job->id, waiting.slot);
-    waiting.job = nullptr;
-    jobs_[position] = nullptr;
-    waiting.planned = false;
-    ++started_entries_;
-    update_index(position);
+    running_.emplace(waiting.job->id, slot);
+    waiting_.mark_started(position);
   }
 
   // Reports the job's first known slot: the start it was promised.
-  void note_first_reservation(Waiting& waiting) {
+  void note_first_reservation(std::size_t position) {
+    const WaitingEntry& waiting = waiting_[position];
     if (waiting.reserved || waiting.slot.start == kNever) return;
-    waiting.reserved = true;
+    waiting_.mark_reported(position);
     first_reservations_.push_back({waiting.job->id, waiting.slot.start});
-  }
-
-  // Makes waiting_ the queue's jobs in its order (with the entries of started jobs, empty),
-  // new ones unplanned; true if there are new ones. The queue usually differs only by jobs
-  // appended at its end (FCFS submissions), so a walk in step settles it; a reordered queue or
-  // one with jobs inserted earlier finds the planned jobs by address.
-  bool follow(const QueueView& queue, const QueueGate& gate) {
-    std::size_t position = 0;  // of the queue, walked in step with waiting_
-    bool in_step = true;
-    if (started_entries_ == 0) {
-      in_step =
-          jobs_.size() <= queue.size() && std::equal(jobs_.begin(), jobs_.end(), queue.begin());
-      position = jobs_.size();
-    } else {
-      for (const Job* job : jobs_) {
-        if (job == nullptr) continue;
-        if (position == queue.size() || job != queue[position]) {
-          in_step = false;
-          break;
-        }
-        ++position;
-      }
-    }
-    if (in_step) {  // in place: no allocation at the many instants without a reordering
-      if (2 * started_entries_ > waiting_.size()) {
-        waiting_.erase(
-            std::remove_if(waiting_.begin(), waiting_.end(),
-                           [](const Waiting& waiting) { return waiting.job == nullptr; }),
-            waiting_.end());
-        jobs_.erase(std::remove(jobs_.begin(), jobs_.end(), nullptr), jobs_.end());
-        started_entries_ = 0;
-        rebuild_index();
-      }
-      for (std::size_t i = position; i < queue.size(); ++i) {
-        waiting_.emplace_back(queue[i], gate.may_backfill(*queue[i]));
-        jobs_.push_back(queue[i]);
-        update_index(waiting_.size() - 1);
-      }
-      return position < queue.size();
-    }
-    std::unordered_map<const Job*, const Waiting*> planned;
-    for (const Waiting& waiting : waiting_) {
-      if (waiting.job != nullptr) planned.emplace(waiting.job, &waiting);
-    }
-    std::vector<Waiting> followed;
-    followed.reserve(queue.size());
-    bool new_jobs = false;
-    for (const Job* job : queue) {
-      const auto it = planned.find(job);
-      new_jobs = new_jobs || it == planned.end();
-      followed.push_back(it == planned.end() ? Waiting{job, gate.may_backfill(*job)} : *it->second);
-    }
-    waiting_ = std::move(followed);
-    jobs_.assign(queue.begin(), queue.end());
-    started_entries_ = 0;
-    rebuild_index();
-    return new_jobs;
   }
 
   // After a correction every waiting job is planned again, in queue order.
   void replan() {
-    for (Waiting& waiting : waiting_) {
+    for (std::size_t position = 0; position < waiting_.size(); ++position) {
+      const WaitingEntry& waiting = waiting_[position];
       if (waiting.planned) take_out(*waiting.job, waiting.slot);
-      waiting.planned = false;
     }
-    rebuild_index();
+    waiting_.unplan_all();
     placement_due_ = true;
     replan_due_ = false;
   }
@@ -372,26 +315,22 @@ class Plan {
   void grant_reservations(QueueGate& gate, Time now) {
     competing_ = 0;
     for (std::size_t position = 0; position < waiting_.size(); ++position) {
-      Waiting& waiting = waiting_[position];
+      const WaitingEntry& waiting = waiting_[position];
       if (waiting.job == nullptr) continue;
       const Job& job = *waiting.job;
-      const bool was_reserving =
-          std::exchange(waiting.reserving, gate.within_limits(job) && gate.may_reserve(job));
+      waiting_.set_reserving(position, gate.within_limits(job) && gate.may_reserve(job));
       if (waiting.reserving) {
         placement_due_ = placement_due_ || !waiting.planned;
-        if (!was_reserving) update_index(position);
         continue;
       }
       ++competing_;
-      if (waiting.planned) {
-        take_out(job, waiting.slot);
-        waiting.planned = false;
-        if (waiting.slot.start != kNever) {
-          note_freed(std::max(waiting.slot.start, now), waiting.slot.end);
-          compression_due_ = true;
-        }
+      if (!waiting.planned) continue;
+      take_out(job, waiting.slot);
+      waiting_.unplan(position);
+      if (waiting.slot.start != kNever) {
+        note_freed(std::max(waiting.slot.start, now), waiting.slot.end);
+        compression_due_ = true;
       }
-      update_index(position);
     }
   }
 
@@ -414,15 +353,16 @@ class Plan {
     compressed_from_ = freed_.version();
     Time reach = std::exchange(freed_reach_, kBeforeAll);  // records since the last one began
     int most_free = profile_.most_free(now, reach);
-    for (std::size_t position = movable_.first_from(0, most_free); position != kNoPosition;
-         position = movable_.first_from(position + 1, most_free)) {
-      Waiting& waiting = waiting_[position];
+    for (std::size_t position = waiting_.first_movable(0, most_free);
+         position != ReservationIndex::kNone;
+         position = waiting_.first_movable(position + 1, most_free)) {
+      const WaitingEntry& waiting = waiting_[position];
       const Time from = waiting.moves_from_now()
                             ? now
-                            : ahead_of(position, now)
+                            : earlier_reservations(position, now)
                                   .earliest_move_for(*waiting.job, gate, now, waiting.slot.start);
       const Freed freed = compress(position, from, reach);
-      note_first_reservation(waiting);
+      note_first_reservation(position);
       if (freed.from == freed.until) continue;
       // The capacity it left may let the jobs after it move: the bound grows to cover it.
       Time lowest = freed.from;
@@ -452,9 +392,9 @@ class Plan {
   // capacity given back since then: the search stops there. Returns the capacity its old slot
   // gave back (none if it did not move).
   Freed compress(std::size_t position, Time from, Time reach) {
-    Waiting& waiting = waiting_[position];
+    const WaitingEntry& waiting = waiting_[position];
     const Job& job = *waiting.job;
-    Reservation& slot = waiting.slot;
+    const Reservation& slot = waiting.slot;
     // A due job keeps its slot, even one in the past: it waits for nodes held by a job
     // reported after its planned end, and starts at that report (docs/semantics.md §2.5).
     // Planning it again from now could push it behind later reservations.
@@ -465,23 +405,19 @@ class Plan {
     if (start == slot.start) return {};
     const Reservation old = slot;
     take_out(job, old);
-    slot = put_at(job, start);
-    update_index(position);
+    waiting_.move(position, put_at(job, start));
     if (old.start == kNever) return {};
     const Freed freed{std::max(old.start, slot.end), old.end};
     note_freed(freed.from, freed.until);
     return freed;
   }
 
-  void place(std::size_t position, Time from) {
-    Waiting& waiting = waiting_[position];
-    const Job& job = *waiting.job;
+  void place(std::size_t position, Time from, const QueueGate& gate) {
+    const Job& job = *waiting_[position].job;
     const Time start =
         from == kNever ? kNever : profile_.earliest_fit(from, occupancy(job), job.nodes);
-    waiting.slot = put_at(job, start);
-    waiting.planned = true;
-    update_index(position);
-    note_first_reservation(waiting);
+    waiting_.plan(position, put_at(job, start), gate.may_backfill(job));
+    note_first_reservation(position);
   }
   Reservation put_at(const Job& job, Time start) {
     const Reservation slot{start, add_saturating(start, occupancy(job)), freed_.version()};
@@ -494,56 +430,24 @@ class Plan {
   // How many waiting jobs have a slot at or before `now`.
   std::size_t due_count(Time now) const {
     std::size_t due = 0;
-    for (std::size_t position = next_.first_from(0, now); position != kNoPosition;
-         position = next_.first_from(position + 1, now)) {
+    for (std::size_t position = waiting_.first_to_visit(0, now);
+         position != ReservationIndex::kNone; position = waiting_.first_to_visit(position + 1, now)) {
       if (waiting_[position].planned) ++due;
     }
     return due;
   }
 
-  // The index entries of the waiting job at `position`: compression and the walk visit only
-  // what the index finds.
-  void update_index(std::size_t position) {
-    const Waiting& waiting = waiting_[position];
-    const bool planned = waiting.job != nullptr && waiting.planned;
-    int movable_key = INT_MAX;
-    if (planned) {
-      movable_key = waiting.moves_from_now() ? waiting.job->nodes : INT_MIN;
-    }
-    movable_.set(position, movable_key);
-    const bool to_place = waiting.job != nullptr && !waiting.planned && waiting.reserving;
-    next_.set(position, planned ? waiting.slot.start : to_place ? kBeforeAll : kNever);
-    ahead_.set(position, planned ? waiting.slot.start : kBeforeAll);
-  }
-  void rebuild_index() {
-    movable_.clear();
-    next_.clear();
-    ahead_.clear();
-    for (std::size_t position = 0; position < waiting_.size(); ++position) update_index(position);
-  }
-
-  AvailabilityProfile profile_;
-  // The waiting jobs and their slots, in the queue's order, walked in place rather than looked
-  // up (a hash map by address cost as much as the searches). A job's entry is emptied when it
-  // starts, before the Scheduler frees its address, and dropped later.
-  std::vector<Waiting> waiting_;
-  std::vector<const Job*> jobs_;     // their jobs, packed: follow compares them with the queue
-  std::size_t started_entries_ = 0;  // empty entries in waiting_
-  // Per position of waiting_: for compression, the nodes of a job whose reservation may move
-  // only where that many are free (INT_MIN: always visited, INT_MAX: no reservation); for the
-  // walk, the slot's start (kBeforeAll: to be placed, kNever: nothing to do); for the
-  // reservations ahead of a position, the slot's start (kBeforeAll: none).
-  static constexpr std::size_t kNoPosition = PositionTree<int, std::less<int>>::kNone;
-  PositionTree<int, std::less<int>> movable_{INT_MAX};
-  PositionTree<Time, std::less<Time>> next_{kNever};
-  PositionTree<Time, std::greater<Time>> ahead_{kBeforeAll};
+  AvailabilityProfile profile_{1, 0};  // made for the machine at the first pass
+  bool begun_ = false;                 // the first pass has come
+  // The waiting jobs and their slots, in the queue's order, and what a pass visits of them.
+  ReservationIndex waiting_;
   // Started jobs by id: the Scheduler reports completions with a copy of the job.
   std::unordered_map<JobId, Reservation> running_;
   FreedCapacityLog freed_;
   std::vector<FirstReservation> first_reservations_;  // made by the last pass
   Time now_ = 0;                                      // of the last catch_up
   Time freed_until_ = 0;  // end of what completions since the last instant gave back
-  bool reservations_vary_;
+  bool reservations_vary_ = false;
   std::size_t competing_ = 0;   // waiting jobs without a reservation in this pass
   bool placement_due_ = false;  // some waiting job should get a slot
   bool compression_due_ = false;
@@ -555,35 +459,39 @@ class Plan {
 class ConservativeClassic final : public Policy {
  public:
   std::vector<const Job*> select_jobs_to_start(const SchedulingView& view) override {
-    if (!plan_) plan_.emplace(view.machine_count, view.now, reservations_vary(view));
     QueueGate gate(view, &clock_);
-    plan_->catch_up(view, gate);
-    return plan_->place_and_start(view, gate, /*may_start=*/true);
+    plan_.catch_up(view, gate);
+    return plan_.place_and_start(view, gate, /*may_start=*/true);
   }
 
   std::vector<FirstReservation> take_first_reservations() override {
-    return plan_ ? plan_->take_first_reservations() : std::vector<FirstReservation>{};
+    return plan_.take_first_reservations();
   }
 
-  void on_job_finished(const Job& job) override {
-    if (plan_) plan_->finish(job);
+  void on_job_queued(const Job& job, std::size_t position) override { plan_.queue(job, position); }
+  void on_queue_reordered(const std::vector<std::size_t>& previous_positions) override {
+    plan_.reorder(previous_positions);
   }
-
+  // A started job's entry was emptied by the pass that started it.
+  void on_job_completed(const Job& job) override { plan_.finish(job); }
   void on_prediction_extended(const Job& job, Time start, Time) override {
-    if (plan_) plan_->extend(job, planned_end(job, start));
+    plan_.extend(job, planned_end(job, start));
   }
 
   // Exact for a job that would hold a reservation: the slot the next pass would give it.
-  Time estimate_start(const Job& job, const SchedulingView& view) const override {
-    Plan next = plan_ ? *plan_ : Plan(view.machine_count, view.now, reservations_vary(view));
+  Time estimate_start(const Job& job, const PendingEvents& pending,
+                      const SchedulingView& view) const override {
+    Plan next = plan_;
+    if (!pending.previous_positions.empty()) next.reorder(pending.previous_positions);
+    next.queue(job, pending.position);
     QueueGate gate(view, nullptr);
     next.catch_up(view, gate);
     next.place_and_start(view, gate, /*may_start=*/false);
-    return next.planned_start(job, gate, view.now);
+    return next.planned_start(pending.position, gate, view.now);
   }
 
  private:
-  std::optional<Plan> plan_;  // created at the first pass, when the machine size is known
+  Plan plan_;
   ReservationClock clock_;
 };
 

@@ -29,7 +29,8 @@ class Fcfs final : public Policy {
   }
 
   // Nobody overtakes: a job starts no earlier than every job ahead of it.
-  Time estimate_start(const Job& job, const SchedulingView& view) const override {
+  Time estimate_start(const Job& job, const PendingEvents& /*pending*/,
+                      const SchedulingView& view) const override {
     return planned_start_in_queue(job, view, /*may_overtake=*/false);
   }
 

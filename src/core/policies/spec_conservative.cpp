@@ -25,66 +25,59 @@ namespace batfill {
 namespace {
 
 // What the walk behind the head reads of each waiting job, by position in the wait queue, kept
-// from pass to pass. The Scheduler's queue changes between passes by the jobs the policy
-// started and by new jobs, usually appended at the end (FCFS submissions): the copy drops the
-// started ones and is checked where it is read, one pointer per position (the queue's, which
-// the walk reads anyway); from a position where it differs, it is read again from the queue.
+// from pass to pass and following the Scheduler's events: a job queued at the end is copied at
+// once; one queued before the end cuts the copy there (the jobs behind it moved back), and the
+// pass reads the rest from the queue again when it gets there. A pass's starts leave the copy
+// before the next event or pass, all at once.
 class QueueCopy {
  public:
   struct Entry {
-    const Job* job;
     int nodes;
     Time runtime;  // planned
   };
 
+  void queue(const Job& job, std::size_t position) {
+    drop_started();
+    const std::size_t index = first_ + position;
+    if (index > entries_.size()) return;  // beyond the copy: read at the pass
+    entries_.resize(index);
+    entries_.push_back({job.nodes, planned_runtime(job)});
+  }
+  // A queue sorted again is read again at the pass.
+  void reorder() {
+    entries_.clear();
+    first_ = 0;
+    started_.clear();
+  }
+  // `position`: in the queue of the pass that started it.
+  void started(std::size_t position) { started_.push_back(first_ + position); }
+
   // At the start of a pass over `queue`.
   void follow(QueueView queue) {
-    queue_ = queue;
     drop_started();
+    queue_ = queue;
   }
-
-  // The copy of `job`, at `position` of the queue.
-  const Entry& at(std::size_t position, const Job& job) {
-    const std::size_t index = first_ + position;
-    if (index >= entries_.size() || entries_[index].job != &job) read_from(position);
-    return entries_[index];
-  }
-
-  // The jobs the pass started leave the queue, and their addresses may be reused by new jobs
-  // before the next pass. The walk behind the head tells each start's position; the others,
-  // the heads, are looked for from the front.
-  void started_behind_head(std::size_t position) { started_.push_back(first_ + position); }
-  void started(const std::vector<const Job*>& jobs) {
-    const std::size_t behind_head = started_.size();
-    for (const Job* job : jobs) {
-      const auto is_job = [&](std::size_t index) { return entries_[index].job == job; };
-      if (std::any_of(started_.begin(), started_.begin() + behind_head, is_job)) continue;
-      const auto it = std::find_if(entries_.begin() + static_cast<std::ptrdiff_t>(first_),
-                                   entries_.end(), [&](const Entry& e) { return e.job == job; });
-      if (it == entries_.end()) {  // never read: the copy is dropped
-        entries_.clear();
-        first_ = 0;
-        started_.clear();
-        return;
-      }
-      started_.push_back(static_cast<std::size_t>(it - entries_.begin()));
-    }
+  // The copy of the job at `position` of the pass's queue.
+  const Entry& at(std::size_t position) {
+    if (first_ + position >= entries_.size()) read_rest();
+    return entries_[first_ + position];
   }
 
  private:
-  // Reads the queue again from `position`, or from the end of the copy if that comes first.
-  void read_from(std::size_t position) {
-    const std::size_t from = std::min(position, entries_.size() - first_);
-    entries_.resize(first_ + from);
-    for (std::size_t p = from; p < queue_.size(); ++p) {
-      const Job& job = *queue_[p];
-      entries_.push_back({&job, job.nodes, planned_runtime(job)});
+  void read_rest() {
+    for (std::size_t position = entries_.size() - first_; position < queue_.size(); ++position) {
+      const Job& job = *queue_[position];
+      entries_.push_back({job.nodes, planned_runtime(job)});
     }
   }
 
   // Removes the started entries. Heads started in order only move the first entry; entries
   // after a backfilled job move down by one run copy each.
   void drop_started() {
+    // A start beyond the copy moves none of it.
+    started_.erase(std::remove_if(started_.begin(), started_.end(),
+                                  [&](std::size_t index) { return index >= entries_.size(); }),
+                   started_.end());
     if (started_.empty()) return;
     std::sort(started_.begin(), started_.end());
     std::size_t heads = 0;
@@ -110,7 +103,7 @@ class QueueCopy {
     }
   }
 
-  QueueView queue_;
+  QueueView queue_;                   // of the current pass
   std::vector<Entry> entries_;        // from first_ on, by position in the queue
   std::size_t first_ = 0;             // entries before it belong to started heads
   std::vector<std::size_t> started_;  // indices in entries_
@@ -138,7 +131,7 @@ class SpecConservative final : public Policy {
         // item 10).
         if (window <= pass.now()) return false;
         // A job that can neither start nor lower the smallest job ahead changes nothing.
-        const QueueCopy::Entry& copy = queue_copy_.at(position, job);
+        const QueueCopy::Entry& copy = queue_copy_.at(position);
         if (copy.nodes >= smallest_ahead && (copy.nodes > pass.timeline().free_nodes() ||
                                              add_saturating(pass.now(), copy.runtime) >= window)) {
           return true;
@@ -149,7 +142,6 @@ class SpecConservative final : public Policy {
         if (job.nodes <= pass.timeline().free_nodes() && gate.may_backfill(job) &&
             gate.within_limits(job) && planned_end(job, pass.now()) < window) {
           pass.start(position);
-          queue_copy_.started_behind_head(position);
           backfilled = true;
           window = pass.timeline().earliest_time_with(smallest_ahead);
         } else if (job.nodes < smallest_ahead && gate.within_limits(job) && gate.may_reserve(job)) {
@@ -160,9 +152,17 @@ class SpecConservative final : public Policy {
         return true;
       });
     }
-    std::vector<const Job*> started = pass.take_started();
-    queue_copy_.started(started);
-    return started;
+    return pass.take_started();
+  }
+
+  void on_job_queued(const Job& job, std::size_t position) override {
+    queue_copy_.queue(job, position);
+  }
+  void on_queue_reordered(const std::vector<std::size_t>& /*previous_positions*/) override {
+    queue_copy_.reorder();
+  }
+  void on_job_started(const Job& /*job*/, std::size_t position) override {
+    queue_copy_.started(position);
   }
 
  private:
