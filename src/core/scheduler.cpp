@@ -44,16 +44,131 @@ void Scheduler::complete(const JobId& id, Time now) {
   if (it == running_.end()) {
     throw std::invalid_argument("completion of job '" + id + "', which is not running");
   }
-  pool_.release(it->second.machines);
-  if (queue_of(it->second.job).limits_slots()) slots_.remove(it->second.job);
+  if (it->second.job.is_resize_request()) {
+    throw std::invalid_argument("completion of resize request '" + id + "', which ends with job '" +
+                                it->second.job.resize_of + "'");
+  }
+  end_resizes(it->second);
+  give_back(it->second);
   untrack_expiry(it->second);
-  releases_.erase(it->second.release);
   const Job job = std::move(it->second.job);
   if (predictor_->learns() || predictor_->uses_running_jobs()) {
     to_learn_.push_back({now, it->second.start_sequence, job, now - it->second.start});
   }
   running_.erase(it);
   policy_->on_job_completed(job);
+}
+
+void Scheduler::give_back(const RunningJob& running) {
+  pool_.release(running.machines);
+  if (queue_of(running.job).limits_slots()) slots_.remove(running.job);
+  releases_.erase(running.release);
+}
+
+// The job's end is the end of its resizes (docs/semantics.md §2.11): the granted ones give their
+// machines back with it, the pending ones are withdrawn.
+void Scheduler::end_resizes(const RunningJob& running) {
+  for (const JobId& request : running.resizes) {
+    if (is_pending_resize(request)) {
+      withdraw(request);
+      continue;
+    }
+    const auto grant = running_.find(request);
+    if (grant == running_.end()) continue;  // withdrawn earlier
+    give_back(grant->second);
+    const Job job = std::move(grant->second.job);
+    running_.erase(grant);
+    policy_->on_job_completed(job);
+  }
+}
+
+namespace {
+
+// What remains at `now` of a running job's run limit: the run time of its resize requests
+// (docs/semantics.md §2.11). None for a job without a limit.
+Time remaining_limit(const Job& job, Time start, Time now) {
+  if (!job.has_time_limit()) return kNoTimeLimit;
+  return std::max<Time>(0, add_saturating(start, job.time_limit) - now);
+}
+
+// What remains at `now` of its planned runtime; the remaining limit once it outlived its plan,
+// as nothing better is known then.
+Time remaining_prediction(const Job& job, Time start, Time now) {
+  const Time end = planned_end(job, start);
+  if (end == kNever) return kNoTimeLimit;
+  return end > now ? end - now : remaining_limit(job, start, now);
+}
+
+}  // namespace
+
+JobId Scheduler::request_resize(const JobId& id, int nodes, Time now) {
+  const auto it = running_.find(id);
+  if (it == running_.end() || it->second.job.is_resize_request()) {
+    throw std::invalid_argument("resize request of job '" + id + "', which is not running");
+  }
+  if (nodes <= 0) {
+    throw std::invalid_argument("resize request of job '" + id + "' for " + std::to_string(nodes) +
+                                " nodes");
+  }
+  RunningJob& running = it->second;
+  Job request;
+  request.id = id + "#resize" + std::to_string(running.resizes.size() + 1);
+  if (waiting_.count(request.id) != 0 || running_.count(request.id) != 0) {
+    throw std::invalid_argument("resize request '" + request.id + "' has the id of a job");
+  }
+  request.submit_time = now;
+  request.nodes = nodes;
+  request.user = running.job.user;
+  request.queue = running.job.queue;
+  request.queue_index = running.job.queue_index;
+  request.resize_of = id;
+  request.time_limit = remaining_limit(running.job, running.start, now);
+  request.prediction = remaining_prediction(running.job, running.start, now);
+  running.resizes.push_back(request.id);
+  const JobId request_id = request.id;
+  Job& stored = waiting_.emplace(request_id, std::move(request)).first->second;
+  pending_resizes_.push_back(&stored);
+  enqueue(stored, now);
+  return request_id;
+}
+
+void Scheduler::withdraw(const JobId& request) {
+  const auto it = waiting_.find(request);
+  if (it == waiting_.end() || !it->second.is_resize_request()) {
+    throw std::invalid_argument("withdrawal of '" + request + "', which is no pending resize request");
+  }
+  const Job* job = &it->second;
+  const std::size_t position = remove_from_queue({job}).front();
+  pending_resizes_.erase(std::find(pending_resizes_.begin(), pending_resizes_.end(), job));
+  policy_->on_job_removed(*job, position);
+  waiting_.erase(it);
+}
+
+bool Scheduler::is_pending_resize(const JobId& request) const {
+  const auto it = waiting_.find(request);
+  return it != waiting_.end() && it->second.is_resize_request();
+}
+
+void Scheduler::age_pending_resizes(Time now) {
+  for (Job* request : pending_resizes_) {
+    const RunningJob& running = running_.at(request->resize_of);
+    request->time_limit = remaining_limit(running.job, running.start, now);
+    request->prediction = remaining_prediction(running.job, running.start, now);
+  }
+}
+
+void Scheduler::follow_correction(const RunningJob& running) {
+  const Time end = planned_end(running.job, running.start);
+  for (const JobId& request : running.resizes) {
+    const auto it = running_.find(request);
+    if (it == running_.end()) continue;
+    RunningJob& grant = it->second;
+    const Time old_end = planned_end(grant.job, grant.start);
+    grant.job.prediction = end == kNever ? kNoTimeLimit : end - grant.start;
+    releases_.erase(grant.release);
+    grant.release = releases_.emplace(planned_end(grant.job, grant.start), grant.job.nodes);
+    policy_->on_prediction_extended(grant.job, grant.start, old_end);
+  }
 }
 
 void Scheduler::learn_completions_before(Time now) {
@@ -82,6 +197,8 @@ Time Scheduler::predict(const Job& job) {
     // submissions before terminations, whichever order the completions reached us in
     // (docs/semantics.md §2.9). Those are the completions not yet learned from.
     for (const auto& [id, other] : running_) {
+      // A granted resize is part of its job, not a job of the user.
+      if (other.job.is_resize_request()) continue;
       if (other.start < job.submit_time) running.push_back({&other.job, other.start});
     }
     for (const Completed& done : to_learn_) {
@@ -144,6 +261,7 @@ int Scheduler::correct_predictions(Time now) {
     releases_.erase(running.release);
     running.release = releases_.emplace(planned_end(running.job, running.start), running.job.nodes);
     policy_->on_prediction_extended(running.job, running.start, old_end);
+    follow_correction(running);
     track_expiry(running);
   }
   return corrections;
@@ -198,10 +316,14 @@ void Scheduler::submit(Job job) {
                            quoted(queue.name) + " lets a user hold at most " +
                            std::to_string(std::min(queue.slot_limit, queue.user_slot_limit)));
   }
-  const Time now = job.submit_time;
   Job& stored = waiting_.emplace(job.id, std::move(job)).first->second;
   stored.queue_index = queue_index;
   stored.prediction = predict(stored);
+  enqueue(stored, stored.submit_time);
+}
+
+// Puts a job of waiting_ in the queue at its place at `now`.
+void Scheduler::enqueue(Job& stored, Time now) {
   const auto place = queue_.insert(
       std::upper_bound(waiting_begin(), queue_.end(), &stored,
                        [&](const Job* a, const Job* b) { return precedes(*a, *b, now); }),
@@ -228,6 +350,7 @@ void Scheduler::schedule(Time now, std::vector<Decision>& decisions) {
   std::move(pending_.begin(), pending_.end(), std::back_inserter(decisions));
   pending_.clear();
   if (waiting_count() == 0) return;
+  age_pending_resizes(now);
   if (depends_on_time(options_.order)) {
     const std::vector<std::size_t> previous_positions = reordering(waiting_queue(), now);
     if (!previous_positions.empty()) {
@@ -306,6 +429,9 @@ std::vector<std::size_t> Scheduler::remove_from_queue(const std::vector<const Jo
 // `position`: its place in the queue of the pass that started it.
 void Scheduler::start(const Job& waiting, std::size_t position, Time now,
                       std::vector<Decision>& decisions) {
+  if (waiting.is_resize_request()) {
+    pending_resizes_.erase(std::find(pending_resizes_.begin(), pending_resizes_.end(), &waiting));
+  }
   const auto it = waiting_.find(waiting.id);
   RunningJob running;
   running.job = std::move(it->second);  // `waiting` refers to it: not used below
@@ -318,12 +444,14 @@ void Scheduler::start(const Job& waiting, std::size_t position, Time now,
   running.release = releases_.emplace(planned_end(job, now), job.nodes);
   if (queue_of(job).limits_slots()) slots_.add(job);
   Decision decision;
+  if (job.is_resize_request()) decision.kind = Decision::Kind::kGrantResize;
   decision.job_id = job.id;
   decision.machines = running.machines;
   decisions.push_back(std::move(decision));
   const JobId id = job.id;
   RunningJob& stored = running_.emplace(id, std::move(running)).first->second;
-  track_expiry(stored);
+  // A granted resize is planned to end with its job, which follow_correction keeps.
+  if (!stored.job.is_resize_request()) track_expiry(stored);
   policy_->on_job_started(stored.job, position);
 }
 

@@ -26,9 +26,16 @@ inline std::vector<Decision> run_instant(Scheduler& scheduler, Time now,
   return scheduler.schedule(now);
 }
 
+// A resize request (docs/semantics.md §2.11): `after` the job started, it asks for `nodes` more.
+struct TraceResize {
+  Time after = 0;
+  int nodes = 0;
+};
+
 struct TraceJob {
   Job job;
   Time runtime = 0;  // what the job really runs if not stopped at its limit
+  std::vector<TraceResize> resizes;
 };
 
 struct ReplayResult {
@@ -38,6 +45,12 @@ struct ReplayResult {
   // Each job's first reservation, for policies that make them (conservative-classic).
   std::map<JobId, Time> first_reservation;
   Time makespan = 0;  // last finish
+  // Resize requests by id: when each was made, granted (with its machines) or withdrawn at its
+  // job's end. A request whose job ended first is never made.
+  std::map<JobId, Time> requested;
+  std::map<JobId, Time> granted;
+  std::map<JobId, MachineSet> granted_machines;
+  std::map<JobId, Time> cancelled;
 };
 
 // Watches a replay from inside (property tests). With an observer the replay drives the
@@ -78,12 +91,35 @@ inline ReplayResult replay(const std::vector<TraceJob>& trace, int machine_count
     submissions[t.job.submit_time].push_back(t.job);
     run_for[t.job.id] = t.job.has_time_limit() ? std::min(t.runtime, t.job.time_limit) : t.runtime;
   }
+  std::map<JobId, const TraceJob*> by_id;
+  for (const TraceJob& t : trace) by_id[t.job.id] = &t;
   std::multimap<Time, JobId> completions;
+  // Resize requests due, with their job and nodes, in the order the jobs started.
+  std::multimap<Time, std::pair<JobId, int>> requests;
   ReplayResult result;
-  while (!submissions.empty() || !completions.empty()) {
+  // An instant's requests come after its completions and submissions, in the order due. Only
+  // requests due before their job's end are queued as events.
+  auto make_requests = [&](Time now) {
+    while (!requests.empty() && requests.begin()->first == now) {
+      const auto [job_id, nodes] = requests.begin()->second;
+      requests.erase(requests.begin());
+      result.requested[scheduler.request_resize(job_id, nodes, now)] = now;
+    }
+  };
+  auto withdrawn_at = [&](Time now, const std::vector<JobId>& completed) {
+    for (const auto& [request, at] : result.requested) {
+      if (result.granted.count(request) != 0 || result.cancelled.count(request) != 0) continue;
+      const JobId owner = request.substr(0, request.rfind("#resize"));
+      if (std::find(completed.begin(), completed.end(), owner) != completed.end()) {
+        result.cancelled[request] = now;
+      }
+    }
+  };
+  while (!submissions.empty() || !completions.empty() || !requests.empty()) {
     Time now = kNever;
     if (!submissions.empty()) now = submissions.begin()->first;
     if (!completions.empty()) now = std::min(now, completions.begin()->first);
+    if (!requests.empty()) now = std::min(now, requests.begin()->first);
     std::vector<JobId> completed;
     while (!completions.empty() && completions.begin()->first == now) {
       completed.push_back(completions.begin()->second);
@@ -96,7 +132,10 @@ inline ReplayResult replay(const std::vector<TraceJob>& trace, int machine_count
     }
     std::vector<Decision> decisions;
     if (observer == nullptr) {
-      decisions = run_instant(scheduler, now, completed, submitted);
+      for (const JobId& id : completed) scheduler.complete(id, now);
+      for (const Job& job : submitted) scheduler.submit(job);
+      make_requests(now);
+      decisions = scheduler.schedule(now);
     } else {
       for (const JobId& id : completed) scheduler.complete(id, now);
       std::sort(submitted.begin(), submitted.end(), [&](const Job& a, const Job& b) {
@@ -106,15 +145,22 @@ inline ReplayResult replay(const std::vector<TraceJob>& trace, int machine_count
         observer->before_submit(scheduler, job, now);
         scheduler.submit(job);
       }
+      make_requests(now);
       decisions = scheduler.schedule(now);
       observer->after_pass(scheduler, now, completed, decisions);
     }
     for (const FirstReservation& first : scheduler.take_first_reservations()) {
       result.first_reservation.emplace(first.job_id, first.start);
     }
+    withdrawn_at(now, completed);
     for (const Decision& d : decisions) {
       if (d.kind == Decision::Kind::kReject) {
         result.rejected[d.job_id] = d.reason;
+        continue;
+      }
+      if (d.kind == Decision::Kind::kGrantResize) {
+        result.granted[d.job_id] = now;
+        result.granted_machines[d.job_id] = d.machines;
         continue;
       }
       result.start[d.job_id] = now;
@@ -122,6 +168,9 @@ inline ReplayResult replay(const std::vector<TraceJob>& trace, int machine_count
       const Time run = run_for.at(d.job_id);
       completions.emplace(now + run, d.job_id);
       result.makespan = std::max(result.makespan, now + run);
+      for (const TraceResize& resize : by_id.at(d.job_id)->resizes) {
+        if (resize.after < run) requests.emplace(now + resize.after, std::pair{d.job_id, resize.nodes});
+      }
     }
   }
   if (scheduler.waiting_count() != 0) throw std::logic_error("replay ended with jobs waiting");

@@ -38,8 +38,13 @@ struct Job {
   // The planned runtime, set by the Scheduler at submission from its Predictor and raised by
   // its Corrector; kNoTimeLimit until then, which plans with the walltime.
   Time prediction = kNoTimeLimit;
+  // Set for a resize request (docs/semantics.md §2.11): the running job that asks for `nodes`
+  // more machines. Such an entry never holds a reservation, and its time limit and prediction
+  // are what remains of that job's.
+  JobId resize_of;
 
   bool has_time_limit() const { return time_limit != kNoTimeLimit; }
+  bool is_resize_request() const { return !resize_of.empty(); }
 };
 
 // What planning uses as the job's runtime: its prediction, else its walltime (docs/semantics.md

@@ -101,8 +101,12 @@ class Policy {
   // A job the last pass selected left the wait queue; `position` is its place in that pass's
   // view.queue. A pass's starts are reported right after it, in start order.
   virtual void on_job_started(const Job& /*job*/, std::size_t /*position*/) {}
-  // A running job ended (normally, at its limit, failed or killed); the Scheduler already freed
-  // its nodes.
+  // A waiting job left the wait queue without starting: a resize request withdrawn when its job
+  // ended (docs/semantics.md §2.11). `position`: its place in the queue; the jobs behind it
+  // moved forward by one.
+  virtual void on_job_removed(const Job& /*job*/, std::size_t /*position*/) {}
+  // A running job ended (normally, at its limit, failed or killed), or a granted resize request
+  // ended with its job; the Scheduler already freed its nodes.
   virtual void on_job_completed(const Job& /*job*/) {}
   // A running job's planned end moved later (a correction); the Scheduler already moved it in
   // view.releases.

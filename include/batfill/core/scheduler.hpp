@@ -33,10 +33,11 @@ struct SchedulerOptions {
 };
 
 struct Decision {
-  enum class Kind { kExecute, kReject };
+  // kGrantResize: a resize request (docs/semantics.md §2.11) granted; job_id is the request's.
+  enum class Kind { kExecute, kReject, kGrantResize };
   Kind kind = Kind::kExecute;
   JobId job_id;
-  MachineSet machines;  // kExecute: exactly job.nodes machines
+  MachineSet machines;  // kExecute, kGrantResize: exactly job.nodes machines
   std::string reason;   // kReject: why the job can never run
 };
 
@@ -58,6 +59,20 @@ class Scheduler {
   std::vector<FirstReservation> take_first_reservations() {
     return policy_->take_first_reservations();
   }
+
+  // Resize requests (docs/semantics.md §2.11), a model of the embedded simulator only. The
+  // running job `id` asks at `now` for `nodes` more machines: the request joins the wait queue
+  // as a job of the job's queue and user submitted now, planned for what remains of the job's
+  // run limit and prediction, and never holds a reservation. Once granted (a kGrantResize
+  // decision) its machines are the job's until the job ends. Returns the request's id,
+  // "ID#resizeK" for the job's K-th request. Throws std::invalid_argument if the job is not
+  // running or `nodes` is not positive.
+  JobId request_resize(const JobId& id, int nodes, Time now);
+  // Takes a pending resize request out of the wait queue; it is never granted. complete()
+  // withdraws the job's pending requests itself. Throws if `request` is no pending request.
+  void withdraw(const JobId& request);
+  // Whether `request` is a resize request still waiting.
+  bool is_pending_resize(const JobId& request) const;
 
   // Corrections (docs/semantics.md §2.9). The next time a running job outlives its prediction
   // (kNever without a corrector or such a job); the caller asks to be woken up then.
@@ -90,7 +105,7 @@ class Scheduler {
   int machine_count() const { return pool_.size(); }
   int free_nodes() const { return pool_.free_count(); }
   std::size_t waiting_count() const { return queue_.size() - queue_front_; }
-  std::size_t running_count() const { return running_.size(); }
+  std::size_t running_count() const { return running_.size(); }  // granted resizes included
   // Machines of a running job; throws std::invalid_argument if it is not running.
   const MachineSet& machines_of(const JobId& id) const;
 
@@ -103,9 +118,21 @@ class Scheduler {
     std::uint64_t start_sequence = 0;  // how many jobs started before it
     MachineSet machines;
     PlannedReleases::iterator release;
+    // The job's resize requests, pending or granted, in request order (empty for a request).
+    std::vector<JobId> resizes;
   };
 
   void reject(const Job& job, std::string reason);
+  // Puts a job of waiting_ in the wait queue at its place at `now` and tells the policy.
+  void enqueue(Job& stored, Time now);
+  // Gives each pending resize request what remains at `now` of its job's limit and prediction.
+  void age_pending_resizes(Time now);
+  // Frees the machines of a running entry, with its slots and planned release.
+  void give_back(const RunningJob& running);
+  // Ends the job's granted resizes and withdraws its pending ones, at the job's end.
+  void end_resizes(const RunningJob& running);
+  // Plans the job's granted resizes to end with the job again, after a correction.
+  void follow_correction(const RunningJob& running);
   // What the policy sees at `now` with `queue` as the wait queue.
   SchedulingView view_at(Time now, QueueView queue) const;
   QueueView waiting_queue() const;
@@ -166,6 +193,8 @@ class Scheduler {
   QueueConfig queues_;
   SlotUsage slots_;
   std::vector<Decision> pending_;  // rejections made since the last schedule()
+  // The pending resize requests, in waiting_: their remaining times change with the clock.
+  std::vector<Job*> pending_resizes_;
 };
 
 }  // namespace batfill

@@ -61,7 +61,26 @@ class Plan {
   // `job` joined the wait queue at `position`: it gets an entry, unplanned.
   void queue(const Job& job, std::size_t position) {
     placement_due_ = true;
+    // A resize request never holds a reservation (docs/semantics.md §2.11): from then on each
+    // pass decides which jobs do.
+    resize_requests_seen_ = resize_requests_seen_ || job.is_resize_request();
+    reservations_vary_ = reservations_vary_ || resize_requests_seen_;
     waiting_.queue(job, position);
+  }
+
+  // A waiting job left the queue without starting: its entry is emptied as a started job's,
+  // and a slot it held is given back for compression.
+  void remove(const Job& job, std::size_t position) {
+    waiting_.settle();
+    const std::size_t entry = waiting_.entry_at(position);
+    if (entry == ReservationIndex::kNone) throw std::logic_error("removal of a job not waiting");
+    const WaitingEntry& waiting = waiting_[entry];
+    if (waiting.planned) {
+      take_out(job, waiting.slot);
+      if (waiting.slot.start != kNever) note_freed(std::max(waiting.slot.start, now_), waiting.slot.end);
+      compression_due_ = true;
+    }
+    waiting_.mark_started(entry);
   }
 
   // The wait queue was sorted again: the entries follow it.
@@ -97,7 +116,7 @@ class Plan {
   void catch_up(const SchedulingView& view, QueueGate& gate) {
     if (!begun_) {  // the machine's size is known from the first pass on
       profile_ = AvailabilityProfile(view.machine_count, view.now);
-      reservations_vary_ = reservations_vary(view);
+      reservations_vary_ = resize_requests_seen_ || reservations_vary(view);
       begun_ = true;
     }
     first_reservations_.clear();
@@ -448,6 +467,7 @@ class Plan {
   Time now_ = 0;                                      // of the last catch_up
   Time freed_until_ = 0;  // end of what completions since the last instant gave back
   bool reservations_vary_ = false;
+  bool resize_requests_seen_ = false;  // some waiting job is or was a resize request
   std::size_t competing_ = 0;   // waiting jobs without a reservation in this pass
   bool placement_due_ = false;  // some waiting job should get a slot
   bool compression_due_ = false;
@@ -474,6 +494,9 @@ class ConservativeClassic final : public Policy {
   }
   // A started job's entry was emptied by the pass that started it.
   void on_job_completed(const Job& job) override { plan_.finish(job); }
+  void on_job_removed(const Job& job, std::size_t position) override {
+    plan_.remove(job, position);
+  }
   void on_prediction_extended(const Job& job, Time start, Time) override {
     plan_.extend(job, planned_end(job, start));
   }

@@ -41,7 +41,13 @@ class QueueCopy {
     const std::size_t index = first_ + position;
     if (index > entries_.size()) return;  // beyond the copy: read at the pass
     entries_.resize(index);
-    entries_.push_back({job.nodes, planned_runtime(job)});
+    entries_.push_back(entry_of(job));
+  }
+  // A job that left the queue without starting, at `position` of the queue as it was.
+  void removed(std::size_t position) {
+    drop_started();
+    const std::size_t index = first_ + position;
+    if (index < entries_.size()) entries_.erase(entries_.begin() + static_cast<std::ptrdiff_t>(index));
   }
   // A queue sorted again is read again at the pass.
   void reorder() {
@@ -67,8 +73,14 @@ class QueueCopy {
   void read_rest() {
     for (std::size_t position = entries_.size() - first_; position < queue_.size(); ++position) {
       const Job& job = *queue_[position];
-      entries_.push_back({job.nodes, planned_runtime(job)});
+      entries_.push_back(entry_of(job));
     }
+  }
+
+  // A resize request's remaining time shrinks from pass to pass (docs/semantics.md §2.11): its
+  // copy claims none, so that the walk always reads the request itself.
+  static Entry entry_of(const Job& job) {
+    return {job.nodes, job.is_resize_request() ? 0 : planned_runtime(job)};
   }
 
   // Removes the started entries. Heads started in order only move the first entry; entries
@@ -163,6 +175,9 @@ class SpecConservative final : public Policy {
   }
   void on_job_started(const Job& /*job*/, std::size_t position) override {
     queue_copy_.started(position);
+  }
+  void on_job_removed(const Job& /*job*/, std::size_t position) override {
+    queue_copy_.removed(position);
   }
 
  private:
