@@ -325,6 +325,18 @@ bool BatsimAdapter::ever_submitted(const std::string& id) const {
   return active_.count(id) != 0 || ended_.contains(id);
 }
 
+namespace {
+
+// Whether the job's user fields hold the workload field "resize" (docs/semantics.md §2.11).
+bool carries_resize_requests(const SubmittedJob& job) {
+  if (job.extra_json.find("resize") == std::string::npos) return false;
+  rapidjson::Document fields;
+  if (parse_json(fields, job.extra_json).IsError() || !fields.IsObject()) return false;
+  return fields.HasMember("resize");
+}
+
+}  // namespace
+
 void BatsimAdapter::submit(std::vector<std::pair<EventPosition, const JobSubmitted*>>& submissions,
                            Time now) {
   // Most instants submit one job, which cannot repeat itself: only several need the set.
@@ -338,6 +350,11 @@ void BatsimAdapter::submit(std::vector<std::pair<EventPosition, const JobSubmitt
   }
   sort_by_id(submissions);
   for (const auto& [where, submitted] : submissions) {
+    if (carries_resize_requests(submitted->job)) {
+      log_.warning(where.text() + ": job '" + submitted->job.id +
+                   "' carries resize requests; Batsim cannot grow an allocation, so it runs "
+                   "without them (docs/semantics.md §2.11)");
+    }
     active_.emplace(submitted->job.id, JobState::kWaiting);
     Job job = core_job(submitted->job, now);
     job.runtime = submitted->forwarded_delay;

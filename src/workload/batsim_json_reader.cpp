@@ -291,7 +291,42 @@ class BatsimJsonReader {
       if (queue->IsString()) job.job.queue = queue->GetString();
       if (queue->IsInt64()) job.job.queue = std::to_string(queue->GetInt64());
     }
+    read_resizes(job, member(value, "resize"), location);
     workload_.jobs.push_back(std::move(job));
+  }
+
+  // "resize": [{"after": seconds >= 0, "nodes": integer > 0}, ...], each before the walltime
+  // (docs/semantics.md §2.11). Kept in extra_json too: beside a real Batsim, `serve` sees it in
+  // JOB_SUBMITTED and warns that it cannot grow an allocation.
+  void read_resizes(WorkloadJob& job, const Value* resizes, const std::string& location) {
+    if (resizes == nullptr) return;
+    if (!resizes->IsArray()) {
+      detail::mark_invalid(job, location, "'resize' must be an array of {\"after\", \"nodes\"}");
+      return;
+    }
+    for (rapidjson::SizeType i = 0; i < resizes->Size(); ++i) {
+      const Value& entry = (*resizes)[i];
+      const std::string key = "'resize[" + std::to_string(i) + "]";
+      const Value* after = entry.IsObject() ? member(entry, "after") : nullptr;
+      const Value* nodes = entry.IsObject() ? member(entry, "nodes") : nullptr;
+      const std::optional<double> seconds = non_negative_number(after);
+      const std::optional<Time> at = seconds ? seconds_to_time(*seconds) : std::nullopt;
+      if (!at) {
+        detail::mark_invalid(job, location, key + ".after' must be a number >= 0");
+        continue;
+      }
+      if (nodes == nullptr || !nodes->IsInt() || nodes->GetInt() <= 0) {
+        detail::mark_invalid(job, location, key + ".nodes' must be an integer > 0");
+        continue;
+      }
+      if (job.job.has_time_limit() && *at >= job.job.time_limit) {
+        detail::mark_invalid(job, location,
+                             key + ".after' must be before the job's walltime (" +
+                                 format_seconds(job.job.time_limit) + " s)");
+        continue;
+      }
+      job.resizes.push_back({*at, nodes->GetInt()});
+    }
   }
 
   void read_id(WorkloadJob& job, const Value* id, const std::string& location) {

@@ -377,6 +377,24 @@ TEST(BatsimAdapter, LogsAndIgnoresWhatItDoesNotUse) {
   EXPECT_NE(session.log.str().find("event 3 (ANSWER): not expected"), std::string::npos);
 }
 
+// Batsim cannot grow an allocation (docs/semantics.md §2.11): a job whose workload gives it
+// resize requests is warned about once, by name, and runs as any other; a user field that only
+// mentions the word inside a value is no request.
+TEST(BatsimAdapter, WarnsOnceOfAJobCarryingResizeRequestsAndRunsIt) {
+  Session session(4);
+  JobSubmitted resizing = submission("w0!1", 2);
+  resizing.job.extra_json = R"({"resize":[{"after":10,"nodes":2}]})";
+  JobSubmitted mentioning = submission("w0!2", 2);
+  mentioning.job.extra_json = R"({"note":"resize later"})";
+  const Decisions decisions = session.send_at(0, {resizing, mentioning});
+  EXPECT_EQ(decisions.size(), 2U);
+  const std::string log = session.log.str();
+  const std::string warning = "job 'w0!1' carries resize requests";
+  ASSERT_NE(log.find(warning), std::string::npos) << log;
+  EXPECT_EQ(log.find(warning, log.find(warning) + 1), std::string::npos) << log;
+  EXPECT_EQ(log.find("job 'w0!2' carries"), std::string::npos) << log;
+}
+
 // A real Batsim reports a walltime kill late, possibly in one message with another job's early
 // completion (docs/protocol.md §5.6). conservative-classic, 10 machines: A (6, 11 s) and E (4,
 // 50 s) start at 0; H (6, 100 s) at 1 is reserved from A's planned end, 11; B (5, 10,000 s) at

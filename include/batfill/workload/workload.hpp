@@ -27,6 +27,12 @@ struct Profile {
   int return_code = 0;               // Batsim's "ret": non-zero ends the job COMPLETED_FAILED
 };
 
+// A resize request (docs/semantics.md §2.11): `after` the job started, it asks for `nodes` more.
+struct ResizeRequest {
+  Time after = 0;
+  int nodes = 0;
+};
+
 struct WorkloadJob {
   // id = job name without the workload prefix ("17"); time_limit = kNoTimeLimit if none.
   // Ids are unique within a workload: a repeated id is renamed "<id>#2", "<id>#3"... and the
@@ -39,6 +45,8 @@ struct WorkloadJob {
   std::string invalid_reason;
   // Batsim JSON only: the job object's user fields verbatim as JSON object text ("" if none).
   std::string extra_json;
+  // Its resize requests, in input order: Batsim JSON's job field "resize", or --resize.
+  std::vector<ResizeRequest> resizes;
 
   bool is_valid() const { return invalid_reason.empty(); }
 };
@@ -75,5 +83,12 @@ Workload read_workload(const std::string& path, const ReadOptions& options = {})
 Workload read_swf(const std::string& path, const std::string& text, const ReadOptions& options);
 Workload read_batsim_json(const std::string& path, const std::string& text);
 Workload read_drevt_csv(const std::string& path, const std::string& text);
+
+// Adds the resize requests of a CSV file `job_id,after,nodes` (a header line, then one request
+// per line; `after` in seconds) to the jobs of `workload`. `path` labels the errors. Throws
+// std::runtime_error naming the file, the line and the column for an unknown or invalid job,
+// nodes that are not a positive integer, a negative or unreadable `after`, and an `after` at or
+// beyond the job's run limit (the request could never be made).
+void add_resize_requests(const std::string& path, const std::string& text, Workload& workload);
 
 }  // namespace batfill::workload
