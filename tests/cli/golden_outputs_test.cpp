@@ -190,7 +190,7 @@ bool check_or_record(const std::string& run, const std::vector<Output>& outputs)
 struct Trace {
   const char* name;
   const char* arguments;  // the workload and, where its header gives no size, --nodes
-  Detail jobs_detail;     // how its _jobs.csv is kept to explain a difference
+  Detail detail;          // how its _jobs.csv (serve's replies in GoldenServeReplies) is kept
   friend void PrintTo(const Trace& trace, std::ostream* os) { *os << trace.name; }
 };
 
@@ -210,7 +210,7 @@ const Trace kTraces[] = {
 // locates: the same run by a known-good build.
 std::string how_to_compare(const Trace& trace, const std::string& policy, const std::string& kept) {
   std::string text = "the produced _jobs.csv is kept at " + kept;
-  if (trace.jobs_detail != Detail::kFingerprint) return text;
+  if (trace.detail != Detail::kFingerprint) return text;
   return text + "\nto see the rows, write the same run with a known-good build, from the " +
          "repository's root:\n  batfill simulate " + trace.arguments +
          " --no-progress --backfill " + policy +
@@ -230,7 +230,7 @@ TEST_P(GoldenOutputs, EveryPolicyWritesTheRecordedFiles) {
                          " --no-progress --backfill " + policy + " --output " + prefix);
     ASSERT_EQ(result.exit_code, 0) << result.output;
     const std::vector<Output> outputs = {
-        {"_jobs.csv", cli_testing::read_file(prefix + "_jobs.csv"), trace.jobs_detail},
+        {"_jobs.csv", cli_testing::read_file(prefix + "_jobs.csv"), trace.detail},
         {"_schedule.csv", without_wall_clock(cli_testing::read_file(prefix + "_schedule.csv")),
          Detail::kScheduleRow}};
     if (check_or_record(std::string(trace.name) + "/" + policy, outputs)) {
@@ -269,7 +269,7 @@ TEST_P(GoldenServeReplies, EveryPolicyAnswersAsRecorded) {
     }
     EXPECT_FALSE(replies.empty()) << external.serve_log;
     check_or_record(std::string("serve/") + trace.name + "/" + policy,
-                    {{"replies", replies, Detail::kWholeLines}});
+                    {{"replies", replies, trace.detail}});
     std::filesystem::remove(dir + "/serve.exit");
   }
 }
