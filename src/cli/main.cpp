@@ -35,7 +35,7 @@ using namespace batfill;
 
 namespace {
 
-const char* const kVersion = "batfill 0.1.0";
+const char* const kVersion = "batfill " BATFILL_VERSION;  // from CMake's project()
 
 const char* const kUsage =
     "usage: batfill simulate WORKLOAD [options]   replay a workload on the embedded simulator\n"
