@@ -49,8 +49,9 @@ Job core_job(const SubmittedJob& submitted, Time now) {
   return job;
 }
 
-// The EASY-style `estimate_waiting_time`: how long until the job could start from the running
-// jobs alone. Batsim merely logs the answer, so -1 s stands for "never".
+// The answer to `estimate_waiting_time`: how long until the job would start if submitted now,
+// as its policy plans it (docs/semantics.md §4.3). Batsim merely logs the answer, so -1 s
+// stands for "never".
 Time waiting_estimate(const Scheduler& scheduler, const SubmittedJob& submitted, Time now) {
   const Time start = scheduler.estimate_start(core_job(submitted, now), now);
   return start == kNever ? from_seconds(-1) : start - now;

@@ -39,8 +39,8 @@ std::string json_text(const Value& value) {
   return std::string(buffer.GetString(), buffer.GetSize());
 }
 
-// The event a field belongs to, spelled out only for an error: naming "event 2
-// (JOB_COMPLETED)" up front for every object of every message showed in serve's profile.
+// The event a field belongs to, spelled out only for an error, so that valid messages never pay
+// for the text (docs/performance.md, diary).
 struct Where {
   std::optional<rapidjson::SizeType> event;  // none: the envelope
   std::string_view type;                     // the event's type, once read

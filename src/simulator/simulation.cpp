@@ -98,8 +98,8 @@ class BatsimStandIn {
   }
 
   // One instant's events, in Batsim's order: completions, then submissions, then wake-ups.
-  // The message and the completion list are members reused from instant to instant: growing
-  // fresh vectors of events (a large variant) at every instant showed up in profiles.
+  // The message and the completion list are members reused from instant to instant, so their
+  // capacity is kept (docs/performance.md, diary).
   const protocol::Message& collect_events(Time now) {
     request_.now = now;
     request_.events.clear();

@@ -282,8 +282,8 @@ struct KthCase {
   const char* name;
   const char* serve_options;     // batsched-style, given to `batfill serve`
   const char* embedded_options;  // the same choice in batfill's own words
-  // Mean-wait tolerance against the embedded run, a little above what is measured (README
-  // "Reliability"). Wider where Batsim's timing changes decisions: completions reported
+  // Mean-wait tolerance against the embedded run, a little above what is measured
+  // (docs/reliability.md, "Beside a real Batsim"). Wider where Batsim's timing changes decisions: completions reported
   // milliseconds late and same-second events split over messages (docs/protocol.md §5.6, §5.7)
   // reorder a desc_size queue.
   double tolerance;

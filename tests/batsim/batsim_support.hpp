@@ -39,7 +39,7 @@ inline std::string program_from_env(const char* variable) {
   if (path.empty())                                                               \
   GTEST_SKIP() << "set " variable "=/path/to/" << #path                           \
                << " to run the real-Batsim integration tests "                    \
-                  "(the README's section on the real Batsim says how to get them)"
+                  "(README, \"Beside a real Batsim\"; docs/reliability.md)"
 
 // Batsim's example platforms, installed beside its binary by the shared build script.
 inline std::string batsim_platform(const std::string& batsim, const std::string& name) {
