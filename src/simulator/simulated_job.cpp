@@ -18,7 +18,7 @@ void fill_simulated_job(SimulatedJob& job, const workload::WorkloadJob& source,
   record.finish_time = 0;
   record.machines.clear();
   record.reject_reason.clear();
-  job.stage = SimulatedJob::Stage::kNotSubmitted;
+  job.stage = JobStage::kNotSubmitted;
 }
 
 }  // namespace batfill::simulator
