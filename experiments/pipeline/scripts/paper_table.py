@@ -11,8 +11,8 @@ def main():
         rows = list(csv.DictReader(f))
     lines = ["# Published vs reproduced", "",
              "DR_EVT's table (the spec: `drevt-huge_2000jobs.csv` on 400 nodes, makespan) and predictsim's",
-             "SC'15 pyss rows (inputs rebuilt from each row's schedule in `predictsim/reference/`, mean bounded slowdown,",
-             "tau = 10 s). Makespans must match to the second, slowdowns to the 4 published decimals.", "",
+             "SC'15 pyss rows (inputs rebuilt from each row's schedule in",
+             "`experiments/reproductions/predictsim/reference/`, mean bounded slowdown, tau = 10 s). Makespans must match to the second, slowdowns to the 4 published decimals.", "",
              "| trace | policy | options | metric | published | reproduced | match |", "|---|---|---|---|---|---|---|"]
     ok = True
     for item in spec.split(";"):
