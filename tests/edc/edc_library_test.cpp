@@ -6,6 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
+#include <set>
+#include <sstream>
 #include <string>
 
 namespace {
@@ -85,6 +88,23 @@ std::string submitted(const std::string& id, int hosts, const std::string& wallt
                R"({"job_id":")" + id + R"(","job":{"resource_request":)" +
                    std::to_string(hosts) + walltime +
                    R"(,"rigid":true,"profile_id":"p"},"submission_time":0.0})");
+}
+
+// Only Batsim's three functions are exported: batfill's own symbols (and those of the libraries
+// linked in statically) stay private, so they cannot clash with Batsim's or another EDC's.
+TEST(EdcLibraryExports, OnlyTheThreeFunctionsOfTheEdcApi) {
+  FILE* nm = popen("nm -D --defined-only " BATFILL_EDC_LIBRARY, "r");
+  ASSERT_NE(nm, nullptr);
+  std::set<std::string> exported;
+  char line[4096];
+  while (std::fgets(line, sizeof line, nm) != nullptr) {
+    std::istringstream fields(line);
+    std::string address, kind, name;
+    if (fields >> address >> kind >> name) exported.insert(name);
+  }
+  ASSERT_EQ(pclose(nm), 0) << "nm failed";
+  EXPECT_EQ(exported, (std::set<std::string>{"batsim_edc_deinit", "batsim_edc_init",
+                                             "batsim_edc_take_decisions"}));
 }
 
 TEST_F(EdcLibrary, InitRepliesAnEdcHelloInJson) {
