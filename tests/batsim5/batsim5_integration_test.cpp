@@ -86,7 +86,7 @@ Batsim5Run run_batsim5(const std::string& prefix, Mode mode, const std::string& 
 
 void expect_good_run(const Batsim5Run& batsim5, const std::string& platform,
                      const std::string& workload, const std::vector<CsvRow>& embedded,
-                     const std::string& what) {
+                     const std::string& what, double relative_tolerance = 0.001) {
   EXPECT_EQ(batsim5.batsim_status, 0) << what << "\n"
                                       << batsim_testing::tail(batsim5.batsim_log)
                                       << batsim_testing::tail(batsim5.serve_log);
@@ -101,7 +101,7 @@ void expect_good_run(const Batsim5Run& batsim5, const std::string& platform,
   const double batsim_wait = batsim_testing::mean_wait(batsim5.jobs);
   const double embedded_wait = batsim_testing::mean_wait(embedded);
   // As beside Batsim 4: 0.1 %, but never less than 10 ms, Batsim's own message latency.
-  const double allowed = std::max(0.001 * std::abs(embedded_wait), 0.010);
+  const double allowed = std::max(relative_tolerance * std::abs(embedded_wait), 0.010);
   EXPECT_LE(std::abs(batsim_wait - embedded_wait), allowed)
       << what << ": mean wait " << batsim_wait << " s beside Batsim 5, " << embedded_wait
       << " s embedded; " << batsim_testing::differing_starts(embedded, batsim5.jobs);
@@ -129,17 +129,25 @@ KthInputs kth_inputs(const std::string& prefix, const std::string& dir) {
 struct KthCase {
   const char* name;
   const char* settings;  // the init string, the --sched-cfg object
+  // Mean-wait tolerance against the embedded run, a little above what is measured. Wider for
+  // easy-classic: Batsim 5 reports completions of the same second tens of microseconds apart,
+  // in separate messages (docs/protocol.md §5.6, §5.7), and a queue-order backfill decides
+  // differently on them (job 722 of KTH starts at 1062653 s instead of 1062652 s): measured
+  // 0.115 %, the same in both modes.
+  double tolerance = 0.001;
 };
 
 const KthCase kKthCases[] = {
     {"none", R"({"backfill":"none"})"},
     {"easy", R"({"backfill":"easy"})"},
     {"conservative", R"({"backfill":"conservative"})"},
-    {"easy_classic", R"({"backfill":"easy-classic"})"},
+    {"easy_classic", R"({"backfill":"easy-classic"})", 0.002},
     {"conservative_classic", R"({"backfill":"conservative-classic"})"},
     {"easy_plus_plus",
      R"({"backfill":"easy-classic","predictor":"tsafrir","corrector":"tsafrir","backfill_order":"sjbf"})"},
 };
+
+void PrintTo(const KthCase& kth, std::ostream* out) { *out << kth.name; }
 
 class Kth5 : public ::testing::TestWithParam<std::tuple<KthCase, Mode>> {};
 
@@ -153,7 +161,7 @@ TEST_P(Kth5, BesideBatsim5) {
   const std::vector<CsvRow> embedded = run_embedded(
       platform, workload, dir + "/embedded", "--sched-cfg " + quoted(kth.settings));
   expect_good_run(batsim5, platform, workload, embedded,
-                  std::string("KTH-SP2 ") + kth.name + " " + name_of(mode));
+                  std::string("KTH-SP2 ") + kth.name + " " + name_of(mode), kth.tolerance);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -227,6 +235,31 @@ TEST(Batsim5Errors, BadInitStringStopsBatsimNamingTheKey) {
       EXPECT_NE(batsim5.batsim_log.find("batfill error: unknown key 'colour'"), std::string::npos);
     }
   }
+}
+
+// As beside Batsim 4 (docs/protocol.md §1.4): serve notices at once that Batsim 5 died, well
+// before its --timeout, and exits with status 3.
+TEST(Batsim5Errors, ServeNoticesThatBatsimWasKilled) {
+  BATFILL_REQUIRE_BATSIM5(prefix);
+  const std::string dir = cli_testing::output_dir();
+  const auto [platform, workload] = kth_inputs(prefix, dir);
+  const std::string endpoint = "tcp://127.0.0.1:" + std::to_string(batsim_testing::next_port());
+  Process serve(std::string(BATFILL_BINARY) + " serve --protocol batsim5 -s " + endpoint +
+                    " --timeout 20 --verbosity info",
+                dir + "/serve.log");
+  Process sim(prefix + "/bin/batsim -q -p " + platform + " -w " + workload + " -e " + dir +
+                  "/batsim/ -s " + endpoint + " '{}'",
+              dir + "/batsim.log");
+  // Killed mid-run: once the simulation has begun, however long Batsim took to load KTH.
+  for (int i = 0; i < 600 && serve.log().find("simulation begins") == std::string::npos; ++i) {
+    std::this_thread::sleep_for(50ms);
+  }
+  std::this_thread::sleep_for(500ms);
+  sim.kill_now();
+  const auto killed = std::chrono::steady_clock::now();
+  EXPECT_EQ(serve.wait(30s), 3) << serve.log();
+  EXPECT_LT(std::chrono::steady_clock::now() - killed, 20s);
+  EXPECT_NE(serve.log().find("Batsim closed the connection"), std::string::npos) << serve.log();
 }
 
 // Batsim's bundled example EDCs driven by the embedded stand-in: every job ends, none is
