@@ -350,17 +350,7 @@ TEST(BesideBatsim, ServeNoticesThatBatsimWasKilled) {
   Process sim(batsim + " -q -p " + platform + " -w " + workload + " -e " + dir +
                   "/batsim -s tcp://127.0.0.1:" + std::to_string(port),
               dir + "/batsim.log");
-  // Killed mid-run: once the simulation has begun, however long Batsim took to load KTH.
-  for (int i = 0; i < 600 && serve.log().find("simulation begins") == std::string::npos; ++i) {
-    std::this_thread::sleep_for(50ms);
-  }
-  std::this_thread::sleep_for(500ms);
-  sim.kill_now();
-  const auto killed = std::chrono::steady_clock::now();
-  const int status = serve.wait(30s);
-  EXPECT_EQ(status, 3) << serve.log();
-  EXPECT_LT(std::chrono::steady_clock::now() - killed, 20s);
-  EXPECT_NE(serve.log().find("Batsim closed the connection"), std::string::npos) << serve.log();
+  batsim_testing::expect_serve_notices_killed_batsim(serve, sim);
 }
 
 // serve's receive timeout with a Batsim that connects, then stops answering (SIGSTOP).

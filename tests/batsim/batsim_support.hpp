@@ -96,6 +96,21 @@ class Process {
   bool done_ = false;
 };
 
+// Kills `batsim` mid-run, once `serve` has logged that the simulation began (however long
+// Batsim took to load its workload), and expects serve to notice on its own: exit 3 naming the
+// closed connection, well within its --timeout.
+inline void expect_serve_notices_killed_batsim(Process& serve, Process& batsim) {
+  for (int i = 0; i < 600 && serve.log().find("simulation begins") == std::string::npos; ++i) {
+    std::this_thread::sleep_for(50ms);
+  }
+  std::this_thread::sleep_for(500ms);
+  batsim.kill_now();
+  const auto killed = std::chrono::steady_clock::now();
+  EXPECT_EQ(serve.wait(30s), 3) << serve.log();
+  EXPECT_LT(std::chrono::steady_clock::now() - killed, 20s);
+  EXPECT_NE(serve.log().find("Batsim closed the connection"), std::string::npos) << serve.log();
+}
+
 // A free loopback TCP port for one Batsim/scheduler pair: distinct per test process and call.
 inline int next_port() {
   static int offset = 0;

@@ -250,16 +250,7 @@ TEST(Batsim5Errors, ServeNoticesThatBatsimWasKilled) {
   Process sim(prefix + "/bin/batsim -q -p " + platform + " -w " + workload + " -e " + dir +
                   "/batsim/ -s " + endpoint + " '{}'",
               dir + "/batsim.log");
-  // Killed mid-run: once the simulation has begun, however long Batsim took to load KTH.
-  for (int i = 0; i < 600 && serve.log().find("simulation begins") == std::string::npos; ++i) {
-    std::this_thread::sleep_for(50ms);
-  }
-  std::this_thread::sleep_for(500ms);
-  sim.kill_now();
-  const auto killed = std::chrono::steady_clock::now();
-  EXPECT_EQ(serve.wait(30s), 3) << serve.log();
-  EXPECT_LT(std::chrono::steady_clock::now() - killed, 20s);
-  EXPECT_NE(serve.log().find("Batsim closed the connection"), std::string::npos) << serve.log();
+  batsim_testing::expect_serve_notices_killed_batsim(serve, sim);
 }
 
 // Batsim's bundled example EDCs driven by the embedded stand-in: every job ends, none is
