@@ -316,7 +316,7 @@ int serve_batsim5(const transport::ServeOptions& options) {
   }
   switch (adapter::serve_batsim5(*channel, settings)) {
     case adapter::SessionEnd::kDone:
-      return transport::kServeDone;
+      return transport::kServeEnded;
     case adapter::SessionEnd::kProtocolError:
       return transport::kServeProtocolError;
     case adapter::SessionEnd::kTimeout:
