@@ -49,8 +49,9 @@ Job core_job(const SubmittedJob& submitted, Time now) {
   return job;
 }
 
-// The EASY-style `estimate_waiting_time`: how long until the job could start from the running
-// jobs alone. Batsim merely logs the answer, so -1 s stands for "never".
+// The answer to `estimate_waiting_time`: how long until the job would start if submitted now,
+// as its policy plans it (docs/semantics.md §4.3). Batsim merely logs the answer, so -1 s
+// stands for "never".
 Time waiting_estimate(const Scheduler& scheduler, const SubmittedJob& submitted, Time now) {
   const Time start = scheduler.estimate_start(core_job(submitted, now), now);
   return start == kNever ? from_seconds(-1) : start - now;
@@ -145,7 +146,7 @@ std::vector<Termination> BatsimAdapter::terminations_of(const Instant& instant, 
     Termination termination;
     termination.index = i;
     const auto active = active_.find(event.completed->job_id);
-    if (active != active_.end() && active->second == JobState::kRunning) {
+    if (active != active_.end() && active->second == JobStage::kRunning) {
       const JobId& id = active->first;
       termination.start_sequence = scheduler_->start_sequence_of(id);
       termination.at_planned_end = event.completed->job_state == "COMPLETED_WALLTIME_REACHED" ||
@@ -285,21 +286,16 @@ void BatsimAdapter::complete(const JobCompleted& completed, const EventPosition&
   // Built only for a message: this runs for every completion.
   const auto job = [&completed] { return "job '" + completed.job_id + "'"; };
   const auto active = active_.find(completed.job_id);
-  const JobState state = active != active_.end()                ? active->second
-                         : !ended_.contains(completed.job_id)   ? JobState::kUnknown
-                         : rejected_.contains(completed.job_id) ? JobState::kRejected
-                                                                : JobState::kCompleted;
-  switch (state) {
-    case JobState::kUnknown:
+  if (active == active_.end()) {
+    if (!ended_.contains(completed.job_id)) {
       fail(where, "field 'job_id': " + job() + " was never submitted");
-    case JobState::kWaiting:
-      fail(where, "field 'job_id': " + job() + " completed but was never started");
-    case JobState::kRejected:
-      fail(where, "field 'job_id': " + job() + " completed but was rejected");
-    case JobState::kCompleted:
-      fail(where, "field 'job_id': " + job() + " completed twice");
-    case JobState::kRunning:
-      break;
+    }
+    fail(where, "field 'job_id': " + job() +
+                    (rejected_.contains(completed.job_id) ? " completed but was rejected"
+                                                          : " completed twice"));
+  }
+  if (active->second == JobStage::kWaiting) {
+    fail(where, "field 'job_id': " + job() + " completed but was never started");
   }
   if (!completed.alloc.empty()) {
     const MachineSet& given = scheduler_->machines_of(completed.job_id);
@@ -355,7 +351,7 @@ void BatsimAdapter::submit(std::vector<std::pair<EventPosition, const JobSubmitt
                    "' carries resize requests; Batsim cannot grow an allocation, so it runs "
                    "without them (docs/semantics.md §2.11)");
     }
-    active_.emplace(submitted->job.id, JobState::kWaiting);
+    active_.emplace(submitted->job.id, JobStage::kWaiting);
     Job job = core_job(submitted->job, now);
     job.runtime = submitted->forwarded_delay;
     scheduler_->submit(std::move(job));
@@ -425,7 +421,7 @@ void BatsimAdapter::decide(Time now, Message& reply) {
       reply.events.push_back(
           stamped(now, RejectJob{std::move(decision.job_id), std::move(decision.reason)}));
     } else {
-      active->second = JobState::kRunning;
+      active->second = JobStage::kRunning;
       if (log_.debugging()) {
         log_.debug("start " + decision.job_id + " at " + format_seconds(now) + " s on " +
                    to_string(decision.machines));

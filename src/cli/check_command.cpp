@@ -30,7 +30,7 @@ bool has_role(const simgrid::s4u::Host* host, const char* role) {
 }
 
 // Batsim's machine count for a platform: every host but the master and the storage hosts
-// (README, `--platform`).
+// (docs/usage.md §1, `--platform`).
 int compute_host_count(const std::string& platform) {
   if (!std::ifstream(platform))
     throw std::runtime_error("cannot read platform " + quoted(platform));

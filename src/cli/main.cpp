@@ -17,9 +17,13 @@
 #include <string>
 #include <vector>
 
+#include "batfill/adapter/batsim5_session.hpp"
 #include "batfill/adapter/batsim_adapter.hpp"
 #include "batfill/adapter/settings.hpp"
 #include "batfill/common/machine_set.hpp"
+#include "batfill/core/policy_registry.hpp"
+#include "batfill/core/prediction.hpp"
+#include "batfill/simulator/edc_library.hpp"
 #include "batfill/simulator/outputs.hpp"
 #include "batfill/simulator/simulation.hpp"
 #include "batfill/transport/remote_decision_process.hpp"
@@ -27,6 +31,7 @@
 #include "batfill/workload/job_stream.hpp"
 #include "batfill/workload/workload.hpp"
 #include "check_command.hpp"
+#include "zmq_request_channel.hpp"
 #include "policy_options.hpp"
 #include "transform_options.hpp"
 
@@ -35,7 +40,7 @@ using namespace batfill;
 
 namespace {
 
-const char* const kVersion = "batfill 0.1.0";
+const char* const kVersion = "batfill " BATFILL_VERSION;  // from CMake's project()
 
 const char* const kUsage =
     "usage: batfill simulate WORKLOAD [options]   replay a workload on the embedded simulator\n"
@@ -101,6 +106,10 @@ void add_simulate_options(po::options_description& command) {
       "endpoint of an external Batsim scheduler (e.g. tcp://127.0.0.1:28000); default: batfill's "
       "own, in-process")("timeout", po::value<double>()->default_value(3600),
                          "seconds to wait for each reply of an external scheduler")(
+      "scheduler-library", po::value<std::string>(),
+      "a Batsim 5 EDC library (libbatfill_edc.so, Batsim's libeasy.so, ...) to drive in-process")(
+      "scheduler-init", po::value<std::string>()->default_value(""),
+      "the init string given to --scheduler-library (batfill's: the --sched-cfg JSON object)")(
       "sched-cfg", po::value<std::string>()->default_value(""),
       "text sent as config.sched-config in SIMULATION_BEGINS, like batsim --sched-cfg")(
       "reject-missing-walltime",
@@ -145,6 +154,20 @@ struct ChosenDecisionProcess {
 ChosenDecisionProcess choose_decision_process(const po::variables_map& values,
                                               const cli::PolicyChoice& choice) {
   ChosenDecisionProcess chosen;
+  if (values.count("scheduler-library")) {
+    if (values.count("scheduler")) {
+      throw std::invalid_argument("give --scheduler or --scheduler-library, not both");
+    }
+    // Batsim 5 has no sched-config: an EDC gets its settings from its init string.
+    if (!values["sched-cfg"].as<std::string>().empty()) {
+      throw std::invalid_argument(
+          "--sched-cfg is Batsim 4's; give a Batsim 5 EDC library its settings with "
+          "--scheduler-init");
+    }
+    chosen.process = std::make_unique<simulator::EdcLibrary>(
+        values["scheduler-library"].as<std::string>(), values["scheduler-init"].as<std::string>());
+    return chosen;
+  }
   if (values.count("scheduler")) {
     // The stand-in sends one request per instant, as Batsim does: pyss's handling of the events
     // needs the scheduler's plan, so the scheduler applies it (docs/semantics.md §5.7).
@@ -179,6 +202,10 @@ std::string users_note(const workload::JobStream& jobs, const std::string& predi
 
 std::string scheduler_name(const po::variables_map& values, const ChosenDecisionProcess& chosen,
                            const workload::JobStream& jobs) {
+  if (const auto* library = dynamic_cast<const simulator::EdcLibrary*>(chosen.process.get())) {
+    return "Batsim 5 EDC " + library->hello().name + " " + library->hello().version + " (" +
+           library->path() + ")";
+  }
   if (chosen.in_process == nullptr) {
     return "external scheduler at " + values["scheduler"].as<std::string>();
   }
@@ -273,13 +300,42 @@ int simulate(const std::vector<std::string>& arguments) {
   return 0;
 }
 
+// Batsim 5's process mode: the same settings, batprotocol over a ZeroMQ REP socket.
+int serve_batsim5(const transport::ServeOptions& options) {
+  adapter::Batsim5ServeSettings settings;
+  settings.policy = options.policy;
+  settings.scheduler = options.scheduler;
+  settings.batching = options.batching;
+  settings.verbosity = options.verbosity;
+  std::unique_ptr<cli::ZmqRequestChannel> channel;
+  try {
+    channel = std::make_unique<cli::ZmqRequestChannel>(options.endpoint, options.timeout);
+  } catch (const std::runtime_error& e) {
+    std::cerr << "batfill serve: " << e.what() << '\n';
+    return transport::kServeSocketError;
+  }
+  switch (adapter::serve_batsim5(*channel, settings)) {
+    case adapter::SessionEnd::kDone:
+      return transport::kServeEnded;
+    case adapter::SessionEnd::kProtocolError:
+      return transport::kServeProtocolError;
+    case adapter::SessionEnd::kTimeout:
+      return transport::kServeTimeout;
+    case adapter::SessionEnd::kChannelError:
+      break;
+  }
+  return transport::kServeSocketError;
+}
+
 int serve(const std::vector<std::string>& arguments) {
   po::options_description command("batfill serve [options]");
   command.add_options()("help,h", "show this help")(
       "socket-endpoint,s", po::value<std::string>()->default_value("tcp://*:28000"),
       "ZeroMQ endpoint to bind (Batsim connects to it)")(
       "timeout", po::value<double>()->default_value(3600),
-      "seconds without a message from Batsim before giving up");
+      "seconds without a message from Batsim before giving up")(
+      "protocol", po::value<std::string>()->default_value("batsim4"),
+      "batsim4 (Batsim 4's JSON) or batsim5 (batprotocol JSON, with Batsim 5's handshake)");
   command.add(cli::policy_options_description());
   const po::variables_map values = parse(arguments, command, {});
   if (values.count("help")) {
@@ -294,6 +350,11 @@ int serve(const std::vector<std::string>& arguments) {
   options.scheduler = choice.settings.scheduler;
   options.batching = choice.settings.batching;
   options.verbosity = choice.verbosity;
+  const std::string protocol = values["protocol"].as<std::string>();
+  if (protocol == "batsim5") return serve_batsim5(options);
+  if (protocol != "batsim4") {
+    throw std::invalid_argument("--protocol must be batsim4 or batsim5, not '" + protocol + "'");
+  }
   return transport::serve(options);
 }
 

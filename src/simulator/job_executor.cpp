@@ -102,7 +102,7 @@ Time JobExecutor::wait_until(Time next, Time last_now) {
   // too costly for every instant of a delay-only trace.
   if (parallel_running_ == 0) {
     // Nothing in SimGrid can happen before the next instant: delay jobs are timed here, so the
-    // engine is not woken for them (a sleep per instant was a fifth of a delay-only replay).
+    // engine is not woken for them (docs/performance.md, diary).
     // Its clock catches up when a parallel task starts.
     return std::max(last_now, next);
   }

@@ -3,11 +3,10 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <stdexcept>
 #include <string_view>
@@ -15,54 +14,19 @@
 namespace batfill::simulator {
 namespace {
 
-// "%.6f" of a non-negative double below 2^40 (stretches are), from its exact value: mantissa
-// times 10^6 (below 2^73) shifted right by minus the exponent (at least 13 below 2^40), rounded
-// half to even like printf and std::to_chars, which cost several times more; then printed as
-// a count of microseconds. False for any other value.
-bool append_small_fixed6(std::string& out, double value) {
-  __extension__ typedef unsigned __int128 Wide;
-  if (!(value >= 0 && value < 0x1p40) || std::signbit(value)) return false;
-  std::uint64_t bits = 0;
-  std::memcpy(&bits, &value, sizeof bits);
-  const auto biased = static_cast<int>(bits >> 52);  // the sign bit is 0
-  std::uint64_t mantissa = bits & ((std::uint64_t{1} << 52) - 1);
-  if (biased != 0) mantissa |= std::uint64_t{1} << 52;
-  const int shift = 1075 - (biased != 0 ? biased : 1);  // value = mantissa / 2^shift
-  std::uint64_t micros = 0;                             // below 2^40 * 10^6 < 2^60
-  if (shift < 74) {  // from 74 on, mantissa * 10^6 / 2^shift < 1/2: 0
-    const Wide scaled = Wide{mantissa} * 1'000'000u;
-    const Wide quotient = scaled >> shift;
-    const Wide rest = scaled - (quotient << shift);
-    const Wide half = Wide{1} << (shift - 1);
-    const bool up = rest > half || (rest == half && (quotient & 1) != 0);
-    micros = static_cast<std::uint64_t>(quotient) + (up ? 1 : 0);
-  }
-  append_seconds(out, static_cast<Time>(micros));
-  return true;
-}
-
-// Batsim writes doubles with C++'s std::to_string: fixed, 6 decimals. std::to_chars prints
-// the same digits as printf's "%.6f" without parsing a format, which dominated large outputs.
+// Batsim writes doubles with C++'s std::to_string: fixed, 6 decimals, as printf's "%.6f" and
+// std::to_chars print them (the exact value, rounded). NaN is written "nan" whatever its
+// sign bit, where to_chars would write "-nan".
 void append_fixed6(std::string& out, double value) {
-  if (append_small_fixed6(out, value)) return;
   if (std::isnan(value)) {
     out += "nan";
     return;
   }
-  if (std::isinf(value)) {
-    out += value > 0 ? "inf" : "-inf";
-    return;
-  }
-  char buffer[64];
-  const auto [end, error] =
-      std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed, 6);
-  if (error == std::errc()) {
-    out.append(buffer, static_cast<std::size_t>(end - buffer));
-  } else {
-    // Beyond 10^56 the text does not fit: printf truncates it, as batfill always did.
-    std::snprintf(buffer, sizeof buffer, "%.6f", value);
-    out += buffer;
-  }
+  // The longest text: a sign, the 309 integral digits of the largest double, "." and 6 decimals.
+  char buffer[1 + std::numeric_limits<double>::max_exponent10 + 1 + 1 + 6];
+  const char* end =
+      std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed, 6).ptr;
+  out.append(buffer, static_cast<std::size_t>(end - buffer));
 }
 
 std::string fixed6(double value) {

@@ -65,7 +65,7 @@ void ReplyChecker::throw_deadlock(const JobTable& jobs) {
   const SimulatedJob* first_job = nullptr;
   std::size_t waiting = 0;
   for (const SimulatedJob& job : jobs) {
-    if (job.stage != SimulatedJob::Stage::kWaiting) continue;
+    if (job.stage != JobStage::kWaiting) continue;
     ++waiting;
     if (first_job == nullptr || job.submit_order < first_job->submit_order) first_job = &job;
   }

@@ -41,8 +41,8 @@ class ReplyChecker {
   MachineSet busy_among(const MachineSet& machines) const;  // for the error message
   void mark(const MachineSet& machines, bool busy);
 
-  // Bits by machine id rather than a MachineSet: set operations on interval trees at every
-  // start and completion cost more than changing the job's bits a word at a time.
+  // Bits by machine id rather than a MachineSet: a job's bits change a word at a time
+  // (docs/performance.md, diary).
   MachineBits busy_;
 };
 

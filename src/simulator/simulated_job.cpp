@@ -8,7 +8,7 @@ void fill_simulated_job(SimulatedJob& job, const workload::WorkloadJob& source,
   job.batsim_id.assign(workload_name).append("!").append(source.job.id);
   job.extra_json = source.extra_json;
   // Field by field into the slot's record, whose strings keep their buffers from the job the
-  // slot held before: a fresh record per job showed in profiles.
+  // slot held before (docs/performance.md, diary).
   JobRecord& record = job.record;
   record.workload_name = workload_name;
   record.job = source.job;
@@ -18,7 +18,7 @@ void fill_simulated_job(SimulatedJob& job, const workload::WorkloadJob& source,
   record.finish_time = 0;
   record.machines.clear();
   record.reject_reason.clear();
-  job.stage = SimulatedJob::Stage::kNotSubmitted;
+  job.stage = JobStage::kNotSubmitted;
 }
 
 }  // namespace batfill::simulator

@@ -20,7 +20,7 @@ struct SimulatedJob {
   std::string batsim_id;                       // "w0!<id>", as messages name the job
   std::string extra_json;                      // the job's user fields (Batsim JSON)
   JobRecord record;
-  enum class Stage { kNotSubmitted, kWaiting, kRunning, kEnded } stage = Stage::kNotSubmitted;
+  JobStage stage = JobStage::kNotSubmitted;
   std::uint64_t submit_order = 0;  // how many jobs were submitted before this one
 };
 

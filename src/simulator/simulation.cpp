@@ -98,8 +98,8 @@ class BatsimStandIn {
   }
 
   // One instant's events, in Batsim's order: completions, then submissions, then wake-ups.
-  // The message and the completion list are members reused from instant to instant: growing
-  // fresh vectors of events (a large variant) at every instant showed up in profiles.
+  // The message and the completion list are members reused from instant to instant, so their
+  // capacity is kept (docs/performance.md, diary).
   const protocol::Message& collect_events(Time now) {
     request_.now = now;
     request_.events.clear();
@@ -171,7 +171,7 @@ class BatsimStandIn {
       finish(index);
       return;
     }
-    job.stage = SimulatedJob::Stage::kWaiting;
+    job.stage = JobStage::kWaiting;
     waiting_.emplace(job.batsim_id, index);
     request_.events.push_back({source.job.submit_time, job_submitted(job)});
   }
@@ -180,7 +180,7 @@ class BatsimStandIn {
   // as this instant's messages still name the job.
   void finish(std::size_t index) {
     SimulatedJob& job = jobs_[index];
-    job.stage = SimulatedJob::Stage::kEnded;
+    job.stage = JobStage::kEnded;
     job_ended_(job.record);
     ++ended_;
     --in_flight_;
@@ -231,7 +231,7 @@ class BatsimStandIn {
     SimulatedJob& job = jobs_[index];
     checker_.check_allocation(job, alloc, now);
     checker_.occupy(alloc);
-    job.stage = SimulatedJob::Stage::kRunning;
+    job.stage = JobStage::kRunning;
     job.record.start_time = now;
     job.record.machines = std::move(alloc);
     executor_.start(index, job.batsim_id, job.record.job, *job.profile, job.record.machines, now);

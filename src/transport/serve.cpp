@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string_view>
@@ -109,13 +110,13 @@ Wait receive_until(ReplySocket& end, Clock::time_point deadline, zmq::message_t&
   }
 }
 
-// The next request into `request`: kServeDone, or the exit status when none comes.
-int receive(ReplySocket& end, const ServeOptions& options, long index, zmq::message_t& request,
-            std::ostream& errors) {
+// The next request into `request`; the exit status instead when none comes.
+std::optional<int> receive(ReplySocket& end, const ServeOptions& options, long index,
+                           zmq::message_t& request, std::ostream& errors) {
   try {
     switch (receive_until(end, Clock::now() + options.timeout, request)) {
       case Wait::kRequest:
-        return kServeDone;
+        return std::nullopt;
       case Wait::kPeerLost:
         errors << "batfill serve: Batsim closed the connection on " << options.endpoint
                << " before message #" << index << ": it exited or crashed, or sent a message "
@@ -158,11 +159,11 @@ void stop_batsim(zmq::socket_t& socket, const std::string& error) {
   }
 }
 
-// The reply to `request` (message #`index`), or the exit status in `status` when batfill
-// cannot apply it.
+// The reply to `request` (message #`index`), or the exit status in `failed` when batfill cannot
+// apply it.
 std::string reply_to(zmq::socket_t& socket, adapter::Responder& responder,
                      const zmq::message_t& request, long index, std::ostream& errors,
-                     int& status) {
+                     std::optional<int>& failed) {
   std::string error;
   try {
     const long parts = count_parts(socket, request);
@@ -176,7 +177,7 @@ std::string reply_to(zmq::socket_t& socket, adapter::Responder& responder,
   // experiment runners then stop Batsim.
   errors << "batfill serve: " << error << '\n';
   stop_batsim(socket, error);
-  status = kServeProtocolError;
+  failed = kServeProtocolError;
   return "";
 }
 
@@ -186,10 +187,10 @@ int answer_until_the_end(ReplySocket& end, adapter::Responder& responder,
                          const ServeOptions& options, std::ostream& errors, long& index) {
   zmq::message_t request;
   for (index = 0;; ++index) {
-    int status = receive(end, options, index, request, errors);
-    if (status != kServeDone) return status;
-    const std::string reply = reply_to(end.socket, responder, request, index, errors, status);
-    if (status != kServeDone) return status;
+    std::optional<int> failed = receive(end, options, index, request, errors);
+    if (failed) return *failed;
+    const std::string reply = reply_to(end.socket, responder, request, index, errors, failed);
+    if (failed) return *failed;
     try {
       end.socket.send(zmq::buffer(reply), zmq::send_flags::none);
     } catch (const zmq::error_t& e) {
@@ -198,7 +199,7 @@ int answer_until_the_end(ReplySocket& end, adapter::Responder& responder,
     }
     if (responder.finished()) {
       ++index;
-      return kServeDone;
+      return kServeEnded;
     }
   }
 }

@@ -137,6 +137,21 @@ struct ProfileResult {
   std::string problem;
 };
 
+// Batsim 5 names the same profiles after batprotocol's tables (DelayProfile, ...), with the
+// same fields. A homogeneous parallel task is Batsim 4's only with the default strategy, every
+// host computing `cpu` and every link carrying `com`; another strategy keeps its name, which
+// read_profile then refuses.
+std::string batsim4_profile_type(const std::string& type, const Value& profile) {
+  if (type == "DelayProfile") return "delay";
+  if (type == "ParallelTaskProfile") return "parallel";
+  if (type != "ParallelTaskHomogeneousProfile") return type;
+  const Value* strategy = member(profile, "generation_strategy");
+  const bool each_value = strategy == nullptr || (strategy->IsString() &&
+                                                  std::string(strategy->GetString()) ==
+                                                      "DefinedAmountsUsedForEachValue");
+  return each_value ? "parallel_homogeneous" : type;
+}
+
 ProfileResult read_profile(const std::string& name, const Value& value) {
   const std::string label = "profile " + quoted(name);
   if (!value.IsObject()) return {std::nullopt, label + " is not a JSON object"};
@@ -151,7 +166,7 @@ ProfileResult read_profile(const std::string& name, const Value& value) {
     profile.return_code = ret->GetInt();
   }
 
-  const std::string type_name = type->GetString();
+  const std::string type_name = batsim4_profile_type(type->GetString(), value);
   if (type_name == "delay") {
     const std::optional<double> delay = non_negative_number(member(value, "delay"));
     const std::optional<Time> time = delay ? seconds_to_time(*delay) : std::nullopt;
@@ -186,7 +201,8 @@ ProfileResult read_profile(const std::string& name, const Value& value) {
   } else {
     return {std::nullopt, label + " has type " + quoted(type_name) +
                               ", which batfill's simulator does not support (supported: delay, "
-                              "parallel_homogeneous, parallel)"};
+                              "parallel_homogeneous, parallel, and Batsim 5's DelayProfile, "
+                              "ParallelTaskProfile, ParallelTaskHomogeneousProfile)"};
   }
   return {std::move(profile), ""};
 }

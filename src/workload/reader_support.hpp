@@ -60,8 +60,8 @@ class DelayProfiles {
   const Profile& add(Time delay);
 
   std::map<std::string, Profile>& profiles_;
-  // Trace runtimes are whole seconds of at most days: those index a table directly (a hash
-  // lookup per job showed in profiles); any other delay goes through the map.
+  // Trace runtimes are whole seconds of at most days: those index a table directly, with no
+  // hash per job (docs/performance.md, diary); any other delay goes through the map.
   std::vector<const Profile*> by_whole_second_;
   std::unordered_map<Time, const Profile*, TimeHash> other_profiles_;
 };

@@ -3,83 +3,20 @@
 // accepts Batsim's own _jobs.csv, and that the mean wait is within 0.1 % of the embedded
 // simulator's on the same workload and platform (docs/protocol.md §5 lists the differences).
 
-#include <zlib.h>
-
 #include "batsim_support.hpp"
 
 namespace batfill {
 namespace {
 
+using batsim_testing::cluster_platform;
 using batsim_testing::Process;
+using batsim_testing::run_embedded;
+using batsim_testing::swf_to_batsim_json;
+using batsim_testing::workload_job_count;
 using cli_testing::CsvRow;
 using cli_testing::read_csv;
 using cli_testing::run;
 using namespace std::chrono_literals;
-
-// SWF (plain or gzip) as a Batsim JSON workload, with batfill's SWF conventions
-// (docs/semantics.md §5.1): runtime field 4, nodes field 8 (else 5), walltime field 9 (else the
-// runtime), and with `with_users` the user id of field 12 as the job field `user`. Records
-// batfill would reject as unreplayable are left out, and so are runtimes of 0, which Batsim
-// refuses in a delay profile ("non-strictly-positive 'delay'").
-std::string swf_to_batsim_json(const std::string& swf_path, int machines, const std::string& out,
-                               bool with_users = false) {
-  gzFile in = gzopen(swf_path.c_str(), "rb");
-  EXPECT_NE(in, nullptr) << swf_path;
-  std::string text;
-  char buffer[1 << 16];
-  int got = 0;
-  while ((got = gzread(in, buffer, sizeof buffer)) > 0)
-    text.append(buffer, static_cast<std::size_t>(got));
-  gzclose(in);
-  std::ostringstream jobs;
-  std::set<long> delays;
-  std::istringstream lines(text);
-  std::string line;
-  bool first = true;
-  while (std::getline(lines, line)) {
-    if (line.empty() || line[0] == ';') continue;
-    std::istringstream fields(line);
-    std::vector<double> f;
-    double value = 0;
-    while (fields >> value) f.push_back(value);
-    if (f.size() < 18) continue;
-    const long runtime = static_cast<long>(f[3]);
-    const long nodes = static_cast<long>(f[7] > 0 ? f[7] : f[4]);
-    const long walltime = static_cast<long>(f[8] > 0 ? f[8] : f[3]);
-    if (runtime <= 0 || nodes <= 0 || walltime <= 0 || f[1] < 0) continue;
-    delays.insert(runtime);
-    jobs << (first ? "" : ",\n") << "{\"id\":\"" << static_cast<long>(f[0])
-         << "\",\"subtime\":" << static_cast<long>(f[1]) << ",\"res\":" << nodes
-         << ",\"walltime\":" << walltime << ",\"profile\":\"d" << runtime << "\"";
-    if (with_users) jobs << ",\"user\":" << static_cast<long>(f[11]);
-    jobs << "}";
-    first = false;
-  }
-  std::ofstream json(out);
-  json << "{\"nb_res\":" << machines << ",\"jobs\":[\n" << jobs.str() << "],\"profiles\":{";
-  first = true;
-  for (const long delay : delays) {
-    json << (first ? "" : ",") << "\"d" << delay << "\":{\"type\":\"delay\",\"delay\":" << delay
-         << "}";
-    first = false;
-  }
-  json << "}}\n";
-  return out;
-}
-
-// cluster512.xml with `machines` compute hosts: same links, same master host.
-std::string cluster_platform(const std::string& batsim, int machines, const std::string& out) {
-  std::string xml =
-      cli_testing::read_file(batsim_testing::batsim_platform(batsim, "cluster512.xml"));
-  const std::string radical = "radical=\"0-511\"";
-  const std::size_t at = xml.find(radical);
-  EXPECT_NE(at, std::string::npos);
-  if (at != std::string::npos) {
-    xml.replace(at, radical.size(), "radical=\"0-" + std::to_string(machines - 1) + "\"");
-  }
-  std::ofstream(out) << xml;
-  return out;
-}
 
 struct PairRun {
   int batsim_status = -1;
@@ -110,24 +47,6 @@ PairRun run_beside_batsim(const std::string& batsim, const std::string& platform
   result.scheduler_log = serve.log();
   result.jobs = read_csv(prefix + "_jobs.csv");
   return result;
-}
-
-std::vector<CsvRow> run_embedded(const std::string& platform, const std::string& workload,
-                                 const std::string& prefix, const std::string& options) {
-  const cli_testing::CommandResult result =
-      run("simulate " + workload + " --platform " + platform + " --no-progress " + options +
-          " --output " + prefix);
-  EXPECT_EQ(result.exit_code, 0) << result.output;
-  return read_csv(prefix + "_jobs.csv");
-}
-
-std::size_t workload_job_count(const std::string& workload) {
-  const std::string text = cli_testing::read_file(workload);
-  std::size_t count = 0;
-  for (std::size_t at = text.find("\"subtime\""); at != std::string::npos;
-       at = text.find("\"subtime\"", at + 1))
-    ++count;
-  return count;
 }
 
 // Batsim and serve ended cleanly, every job finished or was rejected, and `batfill check`
@@ -282,8 +201,8 @@ struct KthCase {
   const char* name;
   const char* serve_options;     // batsched-style, given to `batfill serve`
   const char* embedded_options;  // the same choice in batfill's own words
-  // Mean-wait tolerance against the embedded run, a little above what is measured (README
-  // "Reliability"). Wider where Batsim's timing changes decisions: completions reported
+  // Mean-wait tolerance against the embedded run, a little above what is measured
+  // (docs/reliability.md, "Beside a real Batsim"). Wider where Batsim's timing changes decisions: completions reported
   // milliseconds late and same-second events split over messages (docs/protocol.md §5.6, §5.7)
   // reorder a desc_size queue.
   double tolerance;
@@ -340,7 +259,8 @@ class Kth : public ::testing::TestWithParam<KthCase> {};
 TEST_P(Kth, BatschedCommandLineBesideBatsim) {
   BATFILL_REQUIRE_PROGRAM("BATSIM", batsim);
   const std::string dir = cli_testing::output_dir();
-  const std::string platform = cluster_platform(batsim, 100, dir + "/cluster100.xml");
+  const std::string platform = cluster_platform(
+      batsim_testing::batsim_platform(batsim, "cluster512.xml"), 100, dir + "/cluster100.xml");
   const std::string workload = swf_to_batsim_json(
       BATFILL_SOURCE_DIR "/workloads/KTH-SP2-1996-2.1-cln.swf.gz", 100, dir + "/kth.json");
   const bool promises = GetParam().keeps_first_reservations;
@@ -377,10 +297,11 @@ class SdscEasyPlusPlus : public ::testing::TestWithParam<const char*> {};
 TEST_P(SdscEasyPlusPlus, CorrectionsBesideBatsim) {
   BATFILL_REQUIRE_PROGRAM("BATSIM", batsim);
   const std::string dir = cli_testing::output_dir();
-  const std::string platform = cluster_platform(batsim, 128, dir + "/cluster128.xml");
+  const std::string platform = cluster_platform(
+      batsim_testing::batsim_platform(batsim, "cluster512.xml"), 128, dir + "/cluster128.xml");
   const std::string workload =
       swf_to_batsim_json(BATFILL_SOURCE_DIR "/workloads/SDSC-SP2-1998-4.2-cln.swf.gz", 128,
-                         dir + "/sdsc.json", /*with_users=*/true);
+                         dir + "/sdsc.json", "delay", /*with_users=*/true);
   const std::string options =
       std::string("--backfill easy-classic --predictor tsafrir --backfill-order sjbf --corrector ") +
       GetParam();
@@ -418,7 +339,8 @@ TEST(BesideBatsim, SchedCfgChoosesThePolicy) {
 TEST(BesideBatsim, ServeNoticesThatBatsimWasKilled) {
   BATFILL_REQUIRE_PROGRAM("BATSIM", batsim);
   const std::string dir = cli_testing::output_dir();
-  const std::string platform = cluster_platform(batsim, 100, dir + "/cluster100.xml");
+  const std::string platform = cluster_platform(
+      batsim_testing::batsim_platform(batsim, "cluster512.xml"), 100, dir + "/cluster100.xml");
   const std::string workload = swf_to_batsim_json(
       BATFILL_SOURCE_DIR "/workloads/KTH-SP2-1996-2.1-cln.swf.gz", 100, dir + "/kth.json");
   const int port = batsim_testing::next_port();
@@ -428,17 +350,7 @@ TEST(BesideBatsim, ServeNoticesThatBatsimWasKilled) {
   Process sim(batsim + " -q -p " + platform + " -w " + workload + " -e " + dir +
                   "/batsim -s tcp://127.0.0.1:" + std::to_string(port),
               dir + "/batsim.log");
-  // Killed mid-run: once the simulation has begun, however long Batsim took to load KTH.
-  for (int i = 0; i < 600 && serve.log().find("simulation begins") == std::string::npos; ++i) {
-    std::this_thread::sleep_for(50ms);
-  }
-  std::this_thread::sleep_for(500ms);
-  sim.kill_now();
-  const auto killed = std::chrono::steady_clock::now();
-  const int status = serve.wait(30s);
-  EXPECT_EQ(status, 3) << serve.log();
-  EXPECT_LT(std::chrono::steady_clock::now() - killed, 20s);
-  EXPECT_NE(serve.log().find("Batsim closed the connection"), std::string::npos) << serve.log();
+  batsim_testing::expect_serve_notices_killed_batsim(serve, sim);
 }
 
 // serve's receive timeout with a Batsim that connects, then stops answering (SIGSTOP).

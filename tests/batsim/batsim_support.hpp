@@ -8,6 +8,7 @@
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -39,7 +40,7 @@ inline std::string program_from_env(const char* variable) {
   if (path.empty())                                                               \
   GTEST_SKIP() << "set " variable "=/path/to/" << #path                           \
                << " to run the real-Batsim integration tests "                    \
-                  "(the README's section on the real Batsim says how to get them)"
+                  "(README, \"Beside a real Batsim\"; docs/reliability.md)"
 
 // Batsim's example platforms, installed beside its binary by the shared build script.
 inline std::string batsim_platform(const std::string& batsim, const std::string& name) {
@@ -94,6 +95,21 @@ class Process {
   pid_t pid_ = -1;
   bool done_ = false;
 };
+
+// Kills `batsim` mid-run, once `serve` has logged that the simulation began (however long
+// Batsim took to load its workload), and expects serve to notice on its own: exit 3 naming the
+// closed connection, well within its --timeout.
+inline void expect_serve_notices_killed_batsim(Process& serve, Process& batsim) {
+  for (int i = 0; i < 600 && serve.log().find("simulation begins") == std::string::npos; ++i) {
+    std::this_thread::sleep_for(50ms);
+  }
+  std::this_thread::sleep_for(500ms);
+  batsim.kill_now();
+  const auto killed = std::chrono::steady_clock::now();
+  EXPECT_EQ(serve.wait(30s), 3) << serve.log();
+  EXPECT_LT(std::chrono::steady_clock::now() - killed, 20s);
+  EXPECT_NE(serve.log().find("Batsim closed the connection"), std::string::npos) << serve.log();
+}
 
 // A free loopback TCP port for one Batsim/scheduler pair: distinct per test process and call.
 inline int next_port() {
@@ -155,6 +171,94 @@ inline std::map<std::string, double> first_reservations(const std::string& serve
     reserved[id.substr(id.rfind('!') + 1)] = start;
   }
   return reserved;
+}
+
+// SWF (plain or gzip) as a Batsim JSON workload, with batfill's SWF conventions
+// (docs/semantics.md §5.1): runtime field 4, nodes field 8 (else 5), walltime field 9 (else the
+// runtime), and with `with_users` the user id of field 12 as the job field `user`. Records
+// batfill would reject as unreplayable are left out, and so are runtimes of 0, which Batsim
+// refuses in a delay profile ("non-strictly-positive 'delay'"). `delay_type` is the profile
+// type's name: "delay" for Batsim 4, "DelayProfile" for Batsim 5.
+inline std::string swf_to_batsim_json(const std::string& swf_path, int machines,
+                                      const std::string& out,
+                                      const std::string& delay_type = "delay",
+                                      bool with_users = false) {
+  gzFile in = gzopen(swf_path.c_str(), "rb");
+  EXPECT_NE(in, nullptr) << swf_path;
+  std::string text;
+  char buffer[1 << 16];
+  int got = 0;
+  while ((got = gzread(in, buffer, sizeof buffer)) > 0)
+    text.append(buffer, static_cast<std::size_t>(got));
+  gzclose(in);
+  std::ostringstream jobs;
+  std::set<long> delays;
+  std::istringstream lines(text);
+  std::string line;
+  bool first = true;
+  while (std::getline(lines, line)) {
+    if (line.empty() || line[0] == ';') continue;
+    std::istringstream fields(line);
+    std::vector<double> f;
+    double value = 0;
+    while (fields >> value) f.push_back(value);
+    if (f.size() < 18) continue;
+    const long runtime = static_cast<long>(f[3]);
+    const long nodes = static_cast<long>(f[7] > 0 ? f[7] : f[4]);
+    const long walltime = static_cast<long>(f[8] > 0 ? f[8] : f[3]);
+    if (runtime <= 0 || nodes <= 0 || walltime <= 0 || f[1] < 0) continue;
+    delays.insert(runtime);
+    jobs << (first ? "" : ",\n") << "{\"id\":\"" << static_cast<long>(f[0])
+         << "\",\"subtime\":" << static_cast<long>(f[1]) << ",\"res\":" << nodes
+         << ",\"walltime\":" << walltime << ",\"profile\":\"d" << runtime << "\"";
+    if (with_users) jobs << ",\"user\":" << static_cast<long>(f[11]);
+    jobs << "}";
+    first = false;
+  }
+  std::ofstream json(out);
+  json << "{\"nb_res\":" << machines << ",\"jobs\":[\n" << jobs.str() << "],\"profiles\":{";
+  first = true;
+  for (const long delay : delays) {
+    json << (first ? "" : ",") << "\"d" << delay << "\":{\"type\":\"" << delay_type
+         << "\",\"delay\":" << delay << "}";
+    first = false;
+  }
+  json << "}}\n";
+  return out;
+}
+
+// Batsim's cluster512.xml (the file `cluster512`) with `machines` compute hosts: same links,
+// same master host.
+inline std::string cluster_platform(const std::string& cluster512, int machines,
+                                    const std::string& out) {
+  std::string xml = cli_testing::read_file(cluster512);
+  const std::string radical = "radical=\"0-511\"";
+  const std::size_t at = xml.find(radical);
+  EXPECT_NE(at, std::string::npos);
+  if (at != std::string::npos) {
+    xml.replace(at, radical.size(), "radical=\"0-" + std::to_string(machines - 1) + "\"");
+  }
+  std::ofstream(out) << xml;
+  return out;
+}
+
+inline std::size_t workload_job_count(const std::string& workload) {
+  const std::string text = cli_testing::read_file(workload);
+  std::size_t count = 0;
+  for (std::size_t at = text.find("\"subtime\""); at != std::string::npos;
+       at = text.find("\"subtime\"", at + 1))
+    ++count;
+  return count;
+}
+
+// The embedded simulator on the same inputs, for comparison; its _jobs.csv rows.
+inline std::vector<cli_testing::CsvRow> run_embedded(const std::string& platform, const std::string& workload,
+                                 const std::string& prefix, const std::string& options) {
+  const cli_testing::CommandResult result =
+      cli_testing::run("simulate " + workload + " --platform " + platform + " --no-progress " + options +
+          " --output " + prefix);
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  return cli_testing::read_csv(prefix + "_jobs.csv");
 }
 
 }  // namespace batfill::batsim_testing

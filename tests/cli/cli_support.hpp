@@ -17,7 +17,7 @@
 
 namespace batfill::cli_testing {
 
-// Every registered policy and every queue order (README tables), for the combination tests.
+// Every registered policy and every queue order (docs/usage.md §3), for the combination tests.
 inline const std::vector<std::string> kPolicies = {"none", "easy", "conservative", "easy-classic",
                                                    "conservative-classic"};
 inline const std::vector<std::string> kQueueOrders = {

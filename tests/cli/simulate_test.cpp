@@ -3,8 +3,8 @@
 #include <fstream>
 #include <set>
 
-#include "../support/instant_replay.hpp"
 #include "batfill/common/machine_set.hpp"
+#include "batfill/core/instant_replay.hpp"
 #include "cli_support.hpp"
 
 namespace batfill {

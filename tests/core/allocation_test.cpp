@@ -7,7 +7,7 @@
 
 #include <random>
 
-#include "../support/instant_replay.hpp"
+#include "batfill/core/instant_replay.hpp"
 
 namespace batfill {
 namespace {

@@ -13,7 +13,7 @@
 #include <random>
 #include <sstream>
 
-#include "../support/instant_replay.hpp"
+#include "batfill/core/instant_replay.hpp"
 
 namespace batfill {
 namespace {

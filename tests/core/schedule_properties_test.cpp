@@ -8,7 +8,7 @@
 #include <random>
 #include <set>
 
-#include "../support/instant_replay.hpp"
+#include "batfill/core/instant_replay.hpp"
 
 namespace batfill {
 namespace {

@@ -77,6 +77,19 @@ TEST(JobsCsv, WalltimeReachedIsNoSuccessAndMicrosecondsShow) {
                 "5.000001,0.000001,5.000001,1.000000,4,-1,\"\"\n");
 }
 
+TEST(JobsCsv, StretchHalfwayBetweenTwoSixDecimalValuesRoundsToEvenAsPrintf) {
+  // Both run 128 s; turnarounds 129 s and 131 s give stretches 1.0078125 and 1.0234375, exact
+  // in binary and halfway at the 6th decimal: printf's "%.6f" (glibc, exact value, ties to
+  // even) writes 1.007812 and 1.023438.
+  const std::string csv =
+      jobs_csv({executed(submitted("a", 0, 1), FinalState::kCompletedSuccessfully, from_seconds(1),
+                         from_seconds(129), machine_range(0, 0)),
+                executed(submitted("b", 0, 1), FinalState::kCompletedSuccessfully, from_seconds(3),
+                         from_seconds(131), machine_range(1, 1))});
+  EXPECT_NE(csv.find(",129.000000,1.007812,0,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",131.000000,1.023438,1,"), std::string::npos) << csv;
+}
+
 TEST(JobsCsv, RowsKeepTheOrderOfTheRecords) {
   const std::string csv =
       jobs_csv({rejected(submitted("b", 0, 1), "x"), rejected(submitted("a", 0, 1), "x")});

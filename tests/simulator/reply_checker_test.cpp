@@ -18,7 +18,7 @@ SimulatedJob waiting_job(const std::string& id, int nodes) {
   SimulatedJob job;
   job.batsim_id = "w0!" + id;
   job.record = testing::submitted(id, 0, nodes);
-  job.stage = SimulatedJob::Stage::kWaiting;
+  job.stage = JobStage::kWaiting;
   return job;
 }
 
@@ -81,7 +81,7 @@ TEST(ReplyChecker, EventMustNotBeAfterTheReplysNow) {
 TEST(ReplyChecker, DecisionForAJobNotWaitingNamesWhy) {
   const ReplyChecker checker(4);
   JobTable jobs = {waiting_job("1", 1)};
-  jobs[0].stage = SimulatedJob::Stage::kRunning;
+  jobs[0].stage = JobStage::kRunning;
   EXPECT_EQ(error_of([&] { checker.reject_not_waiting(jobs, "w0!1", "EXECUTE_JOB", kNow); }),
             "invalid decision at t=5.000000: EXECUTE_JOB of job 'w0!1', which is not waiting");
   EXPECT_EQ(error_of([&] { checker.reject_not_waiting(jobs, "w0!9", "REJECT_JOB", kNow); }),
@@ -90,7 +90,7 @@ TEST(ReplyChecker, DecisionForAJobNotWaitingNamesWhy) {
 
 TEST(ReplyChecker, DeadlockCountsTheWaitingJobsAndNamesTheFirst) {
   JobTable jobs = {waiting_job("1", 1), waiting_job("2", 1), waiting_job("3", 1)};
-  jobs[0].stage = SimulatedJob::Stage::kEnded;  // waiting: 2 and 3
+  jobs[0].stage = JobStage::kEnded;  // waiting: 2 and 3
   EXPECT_EQ(error_of([&] { ReplyChecker::throw_deadlock(jobs); }),
             "the decision process left 2 job(s) waiting (first: w0!2) with nothing running and "
             "no wake-up pending; a real Batsim would deadlock here");

@@ -159,7 +159,7 @@ TEST(Zmq, ServeRunsAScriptedSimulationOverLoopbackTcp) {
   const Message end = batsim.exchange(request(from_seconds(90), {SimulationEnds{}}));
   EXPECT_TRUE(end.events.empty());
   EXPECT_EQ(end.now, from_seconds(90));
-  EXPECT_EQ(server.wait(), kServeDone) << server.errors.str();
+  EXPECT_EQ(server.wait(), kServeEnded) << server.errors.str();
 }
 
 TEST(Zmq, ServeGivesUpWhenBatsimIsSilent) {
@@ -256,7 +256,7 @@ TEST(Zmq, ServeAnswersADealerBehindItsEnvelope) {
             R"({"now":0.000000,"events":[]})");
   EXPECT_EQ(exchange(R"({"now":1,"events":[{"timestamp":1,"type":"SIMULATION_ENDS","data":{}}]})"),
             R"({"now":1.000000,"events":[]})");
-  EXPECT_EQ(server.wait(), kServeDone) << server.errors.str();
+  EXPECT_EQ(server.wait(), kServeEnded) << server.errors.str();
 }
 
 // The TCP port of a tcp://HOST:PORT endpoint.
@@ -306,7 +306,7 @@ TEST(Zmq, ServeIgnoresConnectionsThatDoNotSpeakZeroMq) {
   std::this_thread::sleep_for(200ms);
 
   EXPECT_EQ(batsim.end(), R"({"now":1.000000,"events":[]})");
-  EXPECT_EQ(server.wait(), kServeDone) << server.errors.str();
+  EXPECT_EQ(server.wait(), kServeEnded) << server.errors.str();
 }
 
 // Batsim sends each request as one part; a request in several is refused naming it, and the
@@ -349,7 +349,7 @@ void expect_a_short_run(const std::string& endpoint, const std::string& peer) {
   RawBatsim batsim(peer);
   EXPECT_EQ(batsim.begin(), R"({"now":0.000000,"events":[]})");
   EXPECT_EQ(batsim.end(), R"({"now":1.000000,"events":[]})");
-  EXPECT_EQ(server.wait(), kServeDone) << server.errors.str();
+  EXPECT_EQ(server.wait(), kServeEnded) << server.errors.str();
 }
 
 TEST(Zmq, ServeBindsAnIpv6Address) {

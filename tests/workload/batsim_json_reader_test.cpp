@@ -102,6 +102,30 @@ TEST(BatsimJsonReader, UnsupportedProfileTypeMakesItsJobsInvalid) {
   EXPECT_EQ(workload.profiles.count("mpi"), 0u);
 }
 
+// Batsim 5 names its profile types after batprotocol's tables, with Batsim 4's fields
+// (Batsim 5's workload reader, profiles.cpp): DelayProfile is delay, and so on.
+TEST(BatsimJsonReader, ReadsBatsim5ProfileTypes) {
+  ScratchFiles files;
+  const std::string path = files.write(
+      "w.json",
+      with_jobs(R"({"id": 1, "subtime": 0, "res": 2, "profile": "d5"},
+                   {"id": 2, "subtime": 0, "res": 2, "profile": "h5"},
+                   {"id": 3, "subtime": 0, "res": 2, "profile": "spread"})",
+                R"(, "d5": {"type": "DelayProfile", "delay": 7},
+                     "h5": {"type": "ParallelTaskHomogeneousProfile", "cpu": 1e9, "com": 0},
+                     "spread": {"type": "ParallelTaskHomogeneousProfile", "cpu": 1e9, "com": 0,
+                                "generation_strategy": "DefinedAmountsSpreadUniformly"})"));
+  const Workload workload = read_workload(path);
+  EXPECT_EQ(workload.profiles.at("d5").type, Profile::Type::kDelay);
+  EXPECT_EQ(workload.profiles.at("d5").delay, from_seconds(7));
+  EXPECT_EQ(workload.profiles.at("h5").type, Profile::Type::kParallelHomogeneous);
+  // Spreading the amounts over the hosts is not Batsim 4's homogeneous task.
+  EXPECT_TRUE(contains(job_named(workload, "3").invalid_reason,
+                       "type 'ParallelTaskHomogeneousProfile', which batfill's simulator does "
+                       "not support"))
+      << job_named(workload, "3").invalid_reason;
+}
+
 TEST(BatsimJsonReader, WalltimeMinusOneMeansNoneAndZeroIsInvalid) {
   ScratchFiles files;
   const Workload workload = read_workload(files.write(

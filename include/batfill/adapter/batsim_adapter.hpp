@@ -81,8 +81,6 @@ class BatsimAdapter : public protocol::DecisionProcess {
   const std::vector<std::string>& machine_names() const { return machine_names_; }
 
  private:
-  enum class JobState { kWaiting, kRunning, kRejected, kCompleted, kUnknown };
-
   struct CompletionEvent {
     EventPosition where;
     const protocol::JobCompleted* completed;
@@ -131,7 +129,7 @@ class BatsimAdapter : public protocol::DecisionProcess {
   std::vector<std::string> machine_names_;
   // The waiting and running jobs: decisions and completions look jobs up here, in a table
   // small enough to stay in cache.
-  std::unordered_map<JobId, JobState, JobIdHash> active_;
+  std::unordered_map<JobId, JobStage, JobIdHash> active_;
   // Jobs that ended, as compact id sets: a replay of millions of jobs must still refuse a job
   // submitted or completed twice (a real Batsim's bug, or a protocol mix-up) without keeping
   // every id as a string. Every submission is checked against ended_ alone; rejected_ only

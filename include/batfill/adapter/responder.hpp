@@ -18,6 +18,9 @@ class RequestError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// `message` cut to its first kilobyte, for an error or a debug line.
+std::string truncated_message(std::string_view message);
+
 class Responder {
  public:
   // Throws std::invalid_argument for an unknown policy.

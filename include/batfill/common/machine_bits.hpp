@@ -1,8 +1,8 @@
 #pragma once
 // Machine ids as bits, 64 to a word, changed and tested a range at a time.
 //
-// Starting and ending a job touches every machine it holds, and a job may hold thousands:
-// visiting them id by id showed in replay profiles, so tables of machine states work on words.
+// Starting and ending a job touches every machine it holds, and a job may hold thousands, so
+// tables of machine states work on words, not ids (docs/performance.md, diary).
 
 #include <algorithm>
 #include <cstdint>

@@ -18,6 +18,11 @@ using JobId = std::string;
 // string comparison per running job at every start and completion); with any other hasher it
 // hashes. Not noexcept, so that each entry still keeps its hash and a lookup compares hashes
 // before ids.
+// Where a job is in its life: the one stage every layer that follows a job uses (the stand-in,
+// the adapter). How an ended job ended is the outcome Batsim reports (`FinalState` in the
+// outputs), not a stage.
+enum class JobStage { kNotSubmitted, kWaiting, kRunning, kEnded };
+
 struct JobIdHash {
   std::size_t operator()(const JobId& id) const { return std::hash<JobId>{}(id); }
 };

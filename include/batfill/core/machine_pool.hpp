@@ -41,8 +41,7 @@ class MachinePool {
 
  private:
   // Machine states are bit tables changed a word at a time (machine_bits.hpp), free machines
-  // searched the same way: interval-set arithmetic at every start and completion dominated the
-  // core's own cost, and so did visiting a job's machines one by one.
+  // searched the same way, rather than interval sets (docs/performance.md, diary).
   int next_with_state(int from, bool free) const;
   template <typename Visit>
   void for_each_free_run(Visit visit) const;

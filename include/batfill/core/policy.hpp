@@ -19,8 +19,6 @@ namespace batfill {
 // (docs/semantics.md §2.9).
 using PlannedReleases = std::multimap<Time, int>;
 
-// What a policy sees of the system at one instant, after that instant's completions and
-// submissions have been applied.
 // The order in which the candidates behind the blocked queue head are tried for backfilling
 // (docs/semantics.md §2.9): queue order, or shortest predicted runtime first (SJBF; a stable
 // sort, ties keep queue order).
@@ -51,6 +49,8 @@ class QueueView {
   const Job* const* last_ = nullptr;
 };
 
+// What a policy sees of the system at one instant, after that instant's completions and
+// submissions have been applied.
 struct SchedulingView {
   Time now = 0;
   int machine_count = 0;  // the whole machine, including busy and unavailable nodes

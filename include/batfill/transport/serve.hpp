@@ -28,7 +28,7 @@ struct ServeOptions {
 };
 
 // Exit statuses of serve().
-constexpr int kServeDone = 0;           // SIMULATION_ENDS answered
+constexpr int kServeEnded = 0;           // SIMULATION_ENDS answered
 constexpr int kServeProtocolError = 1;  // a request batfill cannot apply (message printed)
 constexpr int kServeTimeout = 2;        // no request within options.timeout
 constexpr int kServeSocketError = 3;    // cannot bind, send or receive

@@ -1,0 +1,624 @@
+#include "batfill/protocol/batsim5_codec.hpp"
+
+#include <array>
+#include <charconv>
+#include <cstdint>
+
+#include "json_fields.hpp"
+
+namespace batfill::protocol::batsim5 {
+namespace {
+
+using namespace json_fields;
+
+// batprotocol's FinalJobState, in the schema's order: flatbuffers writes an enum by name, or by
+// number when it has none.
+constexpr std::array<const char*, 5> kFinalJobStates = {
+    "COMPLETED_SUCCESSFULLY", "COMPLETED_FAILED", "COMPLETED_WALLTIME_REACHED",
+    "COMPLETED_KILLED", "REJECTED"};
+
+// What Batsim 5 says of machine availability: a generic external event whose data is this JSON
+// object (Batsim's documentation of its external events).
+constexpr const char* kMachineUnavailable = "machine_unavailable";
+constexpr const char* kMachineAvailable = "machine_available";
+
+// ---- Parsing ---------------------------------------------------------------------------------
+
+// The table name of union field `field`: flatbuffers writes it as `field_type`.
+std::string_view union_type(const Fields& fields, const std::string& field) {
+  return fields.string_view((field + "_type").c_str());
+}
+
+Time optional_walltime(const Fields& job) {
+  const Value* walltime = job.find("walltime");
+  if (walltime == nullptr || walltime->IsNull()) return kNoTimeLimit;
+  const Time limit = job.time("walltime");
+  if (limit == from_seconds(-1)) return kNoTimeLimit;
+  if (limit <= 0) {
+    job.fail("field " + job.name("walltime") + " must be > 0 or absent, got " +
+             format_seconds(limit));
+  }
+  return limit;
+}
+
+// `extra_data` is the user's text; when it is a JSON object it holds the user fields batfill
+// reads (`user`, `queue`), as a Batsim 4 job object does.
+void read_extra_data(const Fields& job, SubmittedJob& parsed) {
+  const std::optional<std::string> extra = job.optional_string("extra_data");
+  if (!extra || extra->empty()) return;
+  rapidjson::Document document;
+  if (parse_json(document, *extra).IsError() || !document.IsObject()) return;
+  read_user_fields(Fields(document, job.where(), job.path() + "extra_data."), parsed);
+  parsed.extra_json = *extra;
+}
+
+Time forwarded_delay(const Fields& profile_and_id) {
+  if (union_type(profile_and_id, "profile") != "DelayProfile") return kNoTimeLimit;
+  return profile_and_id.object("profile").time("delay");
+}
+
+JobSubmitted parse_job_submitted(const Fields& event) {
+  JobSubmitted submitted;
+  SubmittedJob& job = submitted.job;
+  job.id = event.string("job_id");
+  const Value* subtime = event.find("submission_time");
+  job.subtime = subtime == nullptr ? 0 : event.time("submission_time");
+  const Fields fields = event.object("job");
+  job.res = fields.integer_or("resource_request", 0);
+  job.walltime = optional_walltime(fields);
+  job.profile = fields.optional_string("profile_id").value_or("");
+  read_extra_data(fields, job);
+  if (const Value* profile = event.find("profile"); profile != nullptr && !profile->IsNull()) {
+    const Fields forwarded = event.object("profile");
+    submitted.forwarded_profile_json = json_text(forwarded.value());
+    submitted.forwarded_delay = forwarded_delay(forwarded);
+  }
+  return submitted;
+}
+
+std::vector<ComputeResource> parse_hosts(const Fields& event, const char* key) {
+  std::vector<ComputeResource> hosts;
+  const Value* array = event.find(key);
+  if (array == nullptr || array->IsNull()) return hosts;
+  const Value& list = event.array(key);
+  for (rapidjson::SizeType i = 0; i < list.Size(); ++i) {
+    const std::string path = event.path() + key + "[" + std::to_string(i) + "].";
+    if (!list[i].IsObject()) event.fail("'" + path + "' must be an object");
+    const Fields host(list[i], event.where(), path);
+    ComputeResource parsed;
+    parsed.id = host.integer_or("id", 0);
+    parsed.name = host.string("name");
+    if (const Value* properties = host.find("properties"); properties != nullptr) {
+      for (const Value& property : host.array("properties").GetArray()) {
+        if (!property.IsObject()) {
+          host.fail("field " + host.name("properties") + " must hold objects");
+        }
+        const Fields pair(property, event.where(), path + "properties.");
+        parsed.properties[pair.string("key")] = pair.string("value");
+      }
+    }
+    hosts.push_back(std::move(parsed));
+  }
+  return hosts;
+}
+
+// Storage hosts are not compute nodes: only computation_hosts become batfill's machines.
+SimulationBegins parse_simulation_begins(const Fields& event) {
+  SimulationBegins begins;
+  begins.nb_compute_resources = event.integer_or("computation_host_number", 0);
+  if (begins.nb_compute_resources > kMaxMachines) {
+    event.fail("field 'computation_host_number' " + std::to_string(begins.nb_compute_resources) +
+               " is more than batfill's limit of " + std::to_string(kMaxMachines) + " machines");
+  }
+  begins.nb_storage_resources = event.integer_or("storage_host_number", 0);
+  begins.compute_resources = parse_hosts(event, "computation_hosts");
+  if (const Value* workloads = event.find("workloads"); workloads != nullptr) {
+    for (const Value& workload : event.array("workloads").GetArray()) {
+      if (!workload.IsObject()) event.fail("field 'workloads' must hold objects");
+      const Fields named(workload, event.where(), "workloads.");
+      begins.workloads[named.string("name")] = named.string("filename");
+    }
+  }
+  return begins;
+}
+
+JobCompleted parse_job_completed(const Fields& event) {
+  JobCompleted completed;
+  completed.job_id = event.string("job_id");
+  const Value* state = event.find("state");
+  if (state == nullptr) {
+    completed.job_state = kFinalJobStates[0];
+  } else if (state->IsString()) {
+    completed.job_state = event.string("state");
+  } else if (state->IsUint() && state->GetUint() < kFinalJobStates.size()) {
+    completed.job_state = kFinalJobStates[state->GetUint()];
+  } else {
+    event.fail("field 'state' is not a FinalJobState: " + json_text(*state));
+  }
+  // A uint32 on the wire: Batsim's -1 (walltime reached) arrives as 4294967295.
+  if (const Value* code = event.find("return_code"); code != nullptr) {
+    if (!code->IsUint()) event.fail("field 'return_code' must be a uint32, got " + json_text(*code));
+    completed.return_code = static_cast<int>(static_cast<std::int32_t>(code->GetUint()));
+  }
+  return completed;
+}
+
+JobKilled parse_jobs_killed(const Fields& event) { return JobKilled{event.strings("job_ids")}; }
+
+// A generic external event: machine availability when its data says so, else nothing batfill
+// reads (returned as an empty type, for the caller to list as ignored).
+BatsimNotify parse_external_event(const Fields& event) {
+  BatsimNotify notify;
+  const Value* type = event.find("external_event_type");
+  if (type == nullptr || !type->IsString() ||
+      std::string_view(type->GetString()) != "GenericExternalEvent") {
+    return notify;
+  }
+  const std::string data = event.object("external_event").string("data");
+  rapidjson::Document document;
+  if (parse_json(document, data).IsError() || !document.IsObject()) return notify;
+  const Fields fields(document, event.where(), "external_event.data.");
+  const Value* kind = fields.find("type");
+  if (kind == nullptr || !kind->IsString()) return notify;
+  const std::string_view name(kind->GetString(), kind->GetStringLength());
+  if (name != kMachineUnavailable && name != kMachineAvailable) return notify;
+  notify.type = name == kMachineUnavailable ? "event_machine_unavailable" : "event_machine_available";
+  notify.resources = fields.machines("resources");
+  return notify;
+}
+
+ExecuteJob parse_execute_job(const Fields& event) {
+  ExecuteJob execute;
+  execute.job_id = event.string("job_id");
+  const Fields allocation = event.object("allocation");
+  execute.alloc = allocation.machines("host_allocation");
+  if (execute.alloc.empty()) event.fail("field 'allocation.host_allocation' is empty");
+  if (union_type(allocation, "executor_placement") != "PredefinedExecutorPlacementStrategyWrapper") {
+    event.fail("only a predefined executor placement is supported by batfill's stand-in");
+  }
+  for (const char* key : {"profile_allocation_override", "storage_placement"}) {
+    const Value* overrides = event.find(key);
+    if (overrides != nullptr && !(overrides->IsArray() && overrides->Empty())) {
+      event.fail(std::string("field '") + key + "' is not supported by batfill's stand-in");
+    }
+  }
+  return execute;
+}
+
+CallMeLater parse_call_me_later(const Fields& event) {
+  if (union_type(event, "when") != "OneShot") {
+    event.fail("only a OneShot 'when' is supported by batfill's stand-in");
+  }
+  const Fields when = event.object("when");
+  const Value& time = when.require("time", "integer");
+  if (!time.IsUint64()) when.fail("field " + when.name("time") + " must be a uint64");
+  const std::string unit = when.optional_string("time_unit").value_or("Second");
+  if (unit != "Second" && unit != "Millisecond") {
+    when.fail("field " + when.name("time_unit") + " must be Second or Millisecond");
+  }
+  const Time per_unit = unit == "Second" ? kMicrosecondsPerSecond : 1000;
+  const std::uint64_t count = time.GetUint64();
+  if (static_cast<Time>(count) > kMaxTime / per_unit) when.fail("field 'when.time' is too large");
+  return CallMeLater{static_cast<Time>(count) * per_unit};
+}
+
+// The message value of one event; std::nullopt for an event batfill leaves out.
+std::optional<EventData> parse_event_data(std::string_view type, const Fields& event) {
+  if (type == "SimulationBeginsEvent") return parse_simulation_begins(event);
+  if (type == "JobSubmittedEvent") return parse_job_submitted(event);
+  if (type == "JobCompletedEvent") return parse_job_completed(event);
+  if (type == "JobsKilledEvent") return parse_jobs_killed(event);
+  if (type == "RequestedCallEvent") return RequestedCall{};
+  if (type == "AllStaticJobsHaveBeenSubmittedEvent") {
+    return BatsimNotify{"no_more_static_job_to_submit", {}};
+  }
+  if (type == "AllStaticExternalEventsHaveBeenInjectedEvent") {
+    return BatsimNotify{"no_more_external_event_to_occur", {}};
+  }
+  if (type == "ExternalEventOccurredEvent") {
+    BatsimNotify notify = parse_external_event(event);
+    if (notify.type.empty()) return std::nullopt;
+    return notify;
+  }
+  if (type == "SimulationEndsEvent") return SimulationEnds{};
+  if (type == "ExecuteJobEvent") return parse_execute_job(event);
+  if (type == "RejectJobEvent") return RejectJob{event.string("job_id"), ""};
+  if (type == "CallMeLaterEvent") return parse_call_me_later(event);
+  // Power states and probes only answer requests batfill never makes; Batsim's own hello is
+  // informative.
+  if (type == "HostsPStateChangedEvent" || type == "HostsTurnedOnOffEvent" ||
+      type == "ProbeDataEmittedEvent" || type == "BatsimHelloEvent") {
+    return std::nullopt;
+  }
+  event.fail("event type '" + std::string(type) + "' is not supported by batfill");
+}
+
+ParsedMessage parse_envelope(const Value& document) {
+  const Where envelope_where;
+  const Fields envelope(document, envelope_where);
+  ParsedMessage parsed;
+  parsed.message.now = envelope.time("now");
+  const Value& events = envelope.array("events");
+  for (rapidjson::SizeType i = 0; i < events.Size(); ++i) {
+    Where where{i, {}};
+    if (!events[i].IsObject()) {
+      throw ProtocolError(where.text() + ": must be an object, got " + json_text(events[i]));
+    }
+    const Fields event(events[i], where);
+    where.type = union_type(event, "event");
+    Event value;
+    value.timestamp = event.time("timestamp");
+    std::optional<EventData> data = parse_event_data(where.type, event.object("event"));
+    if (!data) {
+      parsed.ignored.push_back(where.text() + ": ignored");
+      continue;
+    }
+    value.data = std::move(*data);
+    parsed.message.events.push_back(std::move(value));
+    parsed.origins.push_back({i, std::string(where.type)});
+  }
+  return parsed;
+}
+
+std::string_view without_trailing_nul(std::string_view json) {
+  while (!json.empty() && json.back() == '\0') json.remove_suffix(1);
+  return json;
+}
+
+// ---- Writing ---------------------------------------------------------------------------------
+
+void write_union(Writer& w, const std::string& field, const char* type) {
+  const std::string type_key = field + "_type";
+  w.Key(type_key.c_str());
+  w.String(type);
+  w.Key(field.c_str());
+}
+
+void write_uint(Writer& w, const char* key, std::uint64_t value) {
+  w.Key(key);
+  w.Uint64(value);
+}
+
+void write_bool(Writer& w, const char* key, bool value) {
+  w.Key(key);
+  w.Bool(value);
+}
+
+// The user fields of a job as the text of `extra_data`: verbatim when the job came with them,
+// else the typed ones of a job built in-process.
+std::string extra_data_of(const SubmittedJob& job) {
+  if (!job.extra_json.empty()) return job.extra_json;
+  if (job.user < 0 && job.queue.empty()) return "";
+  rapidjson::StringBuffer buffer;
+  Writer writer(buffer);
+  writer.StartObject();
+  write_typed_user_fields(writer, job);
+  writer.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+void write_job_submitted(Writer& w, const JobSubmitted& e) {
+  w.StartObject();
+  write_string(w, "job_id", e.job.id);
+  w.Key("job");
+  w.StartObject();
+  write_uint(w, "resource_request", static_cast<std::uint64_t>(e.job.res));
+  if (e.job.walltime != kNoTimeLimit) {
+    w.Key("walltime");
+    write_time(w, e.job.walltime);
+  }
+  if (const std::string extra = extra_data_of(e.job); !extra.empty()) {
+    write_string(w, "extra_data", extra);
+  }
+  write_bool(w, "rigid", true);
+  write_string(w, "profile_id", e.job.profile);
+  w.EndObject();
+  w.Key("submission_time");
+  write_time(w, e.job.subtime);
+  if (e.forwarded_delay != kNoTimeLimit) {
+    w.Key("profile");
+    w.StartObject();
+    write_string(w, "id", e.job.profile);
+    write_union(w, "profile", "DelayProfile");
+    w.StartObject();
+    w.Key("delay");
+    write_time(w, e.forwarded_delay);
+    w.EndObject();
+    w.EndObject();
+  }
+  w.EndObject();
+}
+
+void write_host(Writer& w, const ComputeResource& host) {
+  w.StartObject();
+  write_uint(w, "id", static_cast<std::uint64_t>(host.id));
+  write_string(w, "name", host.name);
+  write_uint(w, "pstate", 0);
+  write_uint(w, "pstate_count", 1);
+  write_string(w, "state", "IDLE");
+  w.Key("properties");
+  w.StartArray();
+  for (const auto& [key, value] : host.properties) {
+    w.StartObject();
+    write_string(w, "key", key);
+    write_string(w, "value", value);
+    w.EndObject();
+  }
+  w.EndArray();
+  write_uint(w, "core_count", 1);
+  w.EndObject();
+}
+
+void write_simulation_begins(Writer& w, const SimulationBegins& e) {
+  w.StartObject();
+  write_uint(w, "host_number",
+             static_cast<std::uint64_t>(e.nb_compute_resources + e.nb_storage_resources));
+  write_uint(w, "computation_host_number", static_cast<std::uint64_t>(e.nb_compute_resources));
+  w.Key("computation_hosts");
+  w.StartArray();
+  for (const ComputeResource& host : e.compute_resources) write_host(w, host);
+  w.EndArray();
+  write_uint(w, "storage_host_number", 0);
+  w.Key("storage_hosts");
+  w.StartArray();
+  w.EndArray();
+  write_string(w, "batsim_execution_context_json", "{}");
+  w.Key("workloads");
+  w.StartArray();
+  for (const auto& [name, path] : e.workloads) {
+    w.StartObject();
+    write_string(w, "name", name);
+    write_string(w, "filename", path);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+}
+
+void write_machine_event(Writer& w, const BatsimNotify& e) {
+  rapidjson::StringBuffer buffer;
+  Writer data(buffer);
+  data.StartObject();
+  const bool unavailable = e.type == "event_machine_unavailable";
+  write_string(data, "type", unavailable ? kMachineUnavailable : kMachineAvailable);
+  write_string(data, "resources", to_string(e.resources));
+  data.EndObject();
+  w.StartObject();
+  write_string(w, "id", unavailable ? kMachineUnavailable : kMachineAvailable);
+  write_union(w, "external_event", "GenericExternalEvent");
+  w.StartObject();
+  write_string(w, "data", std::string(buffer.GetString(), buffer.GetSize()));
+  w.EndObject();
+  w.EndObject();
+}
+
+void write_empty(Writer& w) {
+  w.StartObject();
+  w.EndObject();
+}
+
+// The union type of a message value and its table.
+struct EventWriter {
+  Writer& w;
+
+  void operator()(const SimulationBegins& e) const {
+    write_union(w, "event", "SimulationBeginsEvent");
+    write_simulation_begins(w, e);
+  }
+  void operator()(const JobSubmitted& e) const {
+    write_union(w, "event", "JobSubmittedEvent");
+    write_job_submitted(w, e);
+  }
+  void operator()(const JobCompleted& e) const {
+    write_union(w, "event", "JobCompletedEvent");
+    w.StartObject();
+    write_string(w, "job_id", e.job_id);
+    write_string(w, "state", e.job_state);
+    // uint32 on the wire: -1 (walltime reached) goes as its two's complement, as Batsim's does.
+    write_uint(w, "return_code", static_cast<std::uint32_t>(e.return_code));
+    w.EndObject();
+  }
+  void operator()(const JobKilled& e) const {
+    write_union(w, "event", "JobsKilledEvent");
+    w.StartObject();
+    w.Key("job_ids");
+    w.StartArray();
+    for (const std::string& id : e.job_ids) {
+      w.String(id.data(), static_cast<rapidjson::SizeType>(id.size()));
+    }
+    w.EndArray();
+    w.Key("progresses");
+    w.StartArray();
+    w.EndArray();
+    w.EndObject();
+  }
+  void operator()(const RequestedCall&) const {
+    write_union(w, "event", "RequestedCallEvent");
+    w.StartObject();
+    write_string(w, "call_me_later_id", "batfill");
+    write_bool(w, "last_periodic_call", false);
+    w.EndObject();
+  }
+  void operator()(const BatsimNotify& e) const {
+    if (e.type == "no_more_static_job_to_submit") {
+      write_union(w, "event", "AllStaticJobsHaveBeenSubmittedEvent");
+      write_empty(w);
+    } else if (e.type == "no_more_external_event_to_occur") {
+      write_union(w, "event", "AllStaticExternalEventsHaveBeenInjectedEvent");
+      write_empty(w);
+    } else if (e.type == "event_machine_unavailable" || e.type == "event_machine_available") {
+      write_union(w, "event", "ExternalEventOccurredEvent");
+      write_machine_event(w, e);
+    } else {
+      throw std::invalid_argument("NOTIFY '" + e.type + "' has no Batsim 5 event");
+    }
+  }
+  void operator()(const EstimateWaitingTimeQuery&) const { unsupported("QUERY"); }
+  void operator()(const ResourceStateChanged&) const { unsupported("RESOURCE_STATE_CHANGED"); }
+  void operator()(const BatsimAnswer&) const { unsupported("ANSWER"); }
+  void operator()(const SimulationEnds&) const {
+    write_union(w, "event", "SimulationEndsEvent");
+    write_empty(w);
+  }
+  // The default executor placement: one executor per host, in host order.
+  void operator()(const ExecuteJob& e) const {
+    if (e.alloc.empty()) {
+      throw std::invalid_argument("ExecuteJob of '" + e.job_id + "' with an empty allocation");
+    }
+    write_union(w, "event", "ExecuteJobEvent");
+    w.StartObject();
+    write_string(w, "job_id", e.job_id);
+    w.Key("allocation");
+    w.StartObject();
+    write_string(w, "host_allocation", to_string(e.alloc));
+    write_union(w, "executor_placement", "PredefinedExecutorPlacementStrategyWrapper");
+    w.StartObject();
+    write_string(w, "strategy", "SpreadOverHostsFirst");
+    w.EndObject();
+    w.EndObject();
+    w.EndObject();
+  }
+  void operator()(const RejectJob& e) const {
+    write_union(w, "event", "RejectJobEvent");
+    w.StartObject();
+    write_string(w, "job_id", e.job_id);
+    w.EndObject();
+  }
+  // OneShot times are whole units: milliseconds, rounded up so the call never comes before the
+  // time asked (docs/protocol.md §8.5).
+  void operator()(const CallMeLater& e) const {
+    if (e.at == kNever || e.at < 0) {
+      throw std::invalid_argument("CallMeLater at a time Batsim cannot take");
+    }
+    const Time milliseconds = (e.at + 999) / 1000;
+    write_union(w, "event", "CallMeLaterEvent");
+    w.StartObject();
+    write_string(w, "call_me_later_id", "batfill@" + format_seconds(e.at));
+    write_union(w, "when", "OneShot");
+    w.StartObject();
+    write_uint(w, "time", static_cast<std::uint64_t>(milliseconds));
+    write_string(w, "time_unit", "Millisecond");
+    w.EndObject();
+    w.EndObject();
+  }
+  void operator()(const EstimateWaitingTimeAnswer&) const { unsupported("ANSWER"); }
+
+  [[noreturn]] static void unsupported(const char* what) {
+    throw std::invalid_argument(std::string(what) + " has no Batsim 5 event");
+  }
+};
+
+void write_envelope_start(Writer& w, Time now) {
+  w.StartObject();
+  w.Key("now");
+  write_time(w, now);
+  w.Key("events");
+  w.StartArray();
+}
+
+void write_envelope_end(Writer& w) {
+  w.EndArray();
+  w.EndObject();
+}
+
+}  // namespace
+
+std::string ParsedMessage::in_batsim5_terms(const std::string& what) const {
+  const std::string prefix = "event ";
+  if (what.compare(0, prefix.size(), prefix) != 0) return what;
+  std::size_t index = 0;
+  const char* begin = what.data() + prefix.size();
+  const auto [end, error] = std::from_chars(begin, what.data() + what.size(), index);
+  if (error != std::errc() || index >= origins.size() || *end != ' ' || end[1] != '(') return what;
+  const std::size_t close = what.find(')', static_cast<std::size_t>(end - what.data()));
+  if (close == std::string::npos) return what;
+  const Origin& origin = origins[index];
+  return prefix + std::to_string(origin.index) + " (" + origin.type + ")" + what.substr(close + 1);
+}
+
+ParsedMessage decode(std::string_view json) {
+  return read_document(without_trailing_nul(json), parse_envelope);
+}
+
+std::string encode(const Message& message) {
+  rapidjson::StringBuffer buffer;
+  Writer writer(buffer);
+  write_envelope_start(writer, message.now);
+  for (const Event& event : message.events) {
+    writer.StartObject();
+    writer.Key("timestamp");
+    write_time(writer, event.timestamp);
+    std::visit(EventWriter{writer}, event.data);
+    writer.EndObject();
+  }
+  write_envelope_end(writer);
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+std::string encode_hello(const EdcHello& hello) {
+  rapidjson::StringBuffer buffer;
+  Writer w(buffer);
+  write_envelope_start(w, 0);
+  w.StartObject();
+  w.Key("timestamp");
+  write_time(w, 0);
+  write_union(w, "event", "EDCHelloEvent");
+  w.StartObject();
+  write_string(w, "batprotocol_version", kBatprotocolVersion);
+  write_string(w, "decision_component_name", hello.name);
+  write_string(w, "decision_component_version", hello.version);
+  // Batsim 5.0.0-rc2 reads the commit unconditionally: it must be present, even empty.
+  write_string(w, "decision_component_commit", hello.commit);
+  w.Key("requested_simulation_features");
+  w.StartObject();
+  for (const char* feature : {"dynamic_registration", "profile_reuse", "acknowledge_dynamic_jobs"}) {
+    write_bool(w, feature, false);
+  }
+  write_bool(w, "forward_profiles_on_job_submission", hello.forward_profiles_on_job_submission);
+  for (const char* feature : {"forward_profiles_on_jobs_killed",
+                              "forward_profiles_on_simulation_begins",
+                              "forward_unknown_external_events"}) {
+    write_bool(w, feature, false);
+  }
+  w.EndObject();
+  // batfill never shares a machine and allocates exactly the machines a job asks for.
+  w.Key("scheduling_constraints");
+  w.StartObject();
+  write_bool(w, "compute_sharing", false);
+  write_bool(w, "storage_sharing", true);
+  write_string(w, "job_allocation_validation_strategy", "MatchJobRequestExactly");
+  w.EndObject();
+  w.EndObject();
+  w.EndObject();
+  write_envelope_end(w);
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+EdcHello decode_hello(std::string_view json) {
+  return read_document(without_trailing_nul(json), [](const Value& document) {
+    const Where envelope_where;
+    const Fields envelope(document, envelope_where);
+    const Value& events = envelope.array("events");
+    if (events.Size() != 1 || !events[0].IsObject()) {
+      envelope.fail("the reply to init must hold exactly one event, an EDCHelloEvent");
+    }
+    Where where{0, {}};
+    const Fields event(events[0], where);
+    where.type = union_type(event, "event");
+    if (where.type != "EDCHelloEvent") event.fail("must be an EDCHelloEvent");
+    const Fields fields = event.object("event");
+    EdcHello hello;
+    hello.name = fields.string("decision_component_name");
+    hello.version = fields.string("decision_component_version");
+    hello.commit = fields.optional_string("decision_component_commit").value_or("");
+    if (const Value* features = fields.find("requested_simulation_features");
+        features != nullptr && features->IsObject()) {
+      const auto asked = features->FindMember("forward_profiles_on_job_submission");
+      hello.forward_profiles_on_job_submission =
+          asked != features->MemberEnd() && asked->value.IsBool() && asked->value.GetBool();
+    }
+    return hello;
+  });
+}
+
+}  // namespace batfill::protocol::batsim5

@@ -1,0 +1,257 @@
+#pragma once
+// The JSON helpers both Batsim codecs share (codec.cpp for Batsim 4, batsim5_codec.cpp for
+// Batsim 5): reading the members of a message with errors that name the event and the field,
+// and writing times and strings exactly. Private to the protocol layer.
+
+#include <rapidjson/document.h>
+#include <rapidjson/error/en.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "batfill/common/json_depth.hpp"
+#include "batfill/common/json_document.hpp"
+#include "batfill/common/machine_set.hpp"
+#include "batfill/common/time.hpp"
+#include "batfill/protocol/codec.hpp"
+#include "batfill/protocol/messages.hpp"
+
+namespace batfill::protocol::json_fields {
+
+using Value = rapidjson::Value;
+// Validating writes: a string that is not UTF-8 must fail here, never reach Batsim as a message
+// that is not JSON (docs/protocol.md §2.3).
+using Writer = rapidjson::Writer<rapidjson::StringBuffer, rapidjson::UTF8<>, rapidjson::UTF8<>,
+                                 rapidjson::CrtAllocator, rapidjson::kWriteValidateEncodingFlag>;
+
+// ---- Parsing ---------------------------------------------------------------------------------
+
+// A document whose parse stack, too, comes from a memory pool (see parse_message).
+using RequestDocument =
+    rapidjson::GenericDocument<rapidjson::UTF8<>, rapidjson::MemoryPoolAllocator<>,
+                               rapidjson::MemoryPoolAllocator<>>;
+
+inline std::string json_text(const Value& value) {
+  rapidjson::StringBuffer buffer;
+  Writer writer(buffer);
+  value.Accept(writer);
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+// The event a field belongs to, spelled out only for an error, so that valid messages never pay
+// for the text (docs/performance.md, diary).
+struct Where {
+  std::optional<rapidjson::SizeType> event;  // none: the envelope
+  std::string_view type;                     // the event's type, once read
+  std::string text() const {
+    if (!event) return "";
+    const std::string at = "event " + std::to_string(*event);
+    return type.empty() ? at : at + " (" + std::string(type) + ")";
+  }
+};
+
+// The members of one JSON object, read with errors that name where they come from:
+// `where` the event ("event 2 (JOB_COMPLETED)", nothing for the envelope), `path` the enclosing
+// keys.
+class Fields {
+ public:
+  Fields(const Value& object, const Where& where, std::string path = "")
+      : object_(object), where_(&where), path_(std::move(path)) {}
+
+  [[noreturn]] void fail(const std::string& what) const {
+    const std::string where = where_->text();
+    throw ProtocolError(where.empty() ? what : where + ": " + what);
+  }
+  std::string name(const char* key) const { return "'" + path_ + key + "'"; }
+
+  const Value* find(const char* key) const {
+    const auto it = object_.FindMember(key);
+    return it == object_.MemberEnd() ? nullptr : &it->value;
+  }
+
+  const Value& require(const char* key, const char* kind) const {
+    const Value* value = find(key);
+    if (value == nullptr) fail(std::string("missing ") + kind + " field " + name(key));
+    return *value;
+  }
+
+  std::string string(const char* key) const {
+    const Value& value = require(key, "string");
+    if (!value.IsString())
+      fail("field " + name(key) + " must be a string, got " + json_text(value));
+    // With its length: "\u0000" inside an id is a character like any other.
+    return std::string(value.GetString(), value.GetStringLength());
+  }
+
+  // The same without a copy, valid while the document lives.
+  std::string_view string_view(const char* key) const {
+    const Value& value = require(key, "string");
+    if (!value.IsString()) string(key);  // fails naming the field
+    return {value.GetString(), value.GetStringLength()};
+  }
+
+  std::optional<std::string> optional_string(const char* key) const {
+    if (find(key) == nullptr) return std::nullopt;
+    return string(key);
+  }
+
+  Time time(const char* key) const { return to_time(key, require(key, "number")); }
+
+  std::optional<Time> optional_time(const char* key) const {
+    const Value* value = find(key);
+    if (value == nullptr) return std::nullopt;
+    return to_time(key, *value);
+  }
+
+  int integer(const char* key) const {
+    const Value& value = require(key, "integer");
+    if (value.IsInt()) return value.GetInt();
+    // Tolerate 4.0 for 4: Python-written workloads sometimes carry integral floats.
+    if (value.IsNumber()) {
+      const double d = value.GetDouble();
+      if (std::floor(d) == d && std::fabs(d) < 2e9) return static_cast<int>(d);
+    }
+    fail("field " + name(key) + " must be an integer, got " + json_text(value));
+  }
+
+  int integer_or(const char* key, int fallback) const {
+    return find(key) == nullptr ? fallback : integer(key);
+  }
+
+  MachineSet machines(const char* key) const {
+    const std::string_view text = string_view(key);
+    try {
+      return parse_machine_set(text);
+    } catch (const std::invalid_argument& e) {
+      fail("field " + name(key) + " is not an interval set: " + e.what());
+    }
+  }
+
+  std::vector<std::string> strings(const char* key) const {
+    std::vector<std::string> values;
+    for (const Value& value : array(key).GetArray()) {
+      if (!value.IsString()) {
+        fail("field " + name(key) + " must hold strings, got " + json_text(value));
+      }
+      values.emplace_back(value.GetString(), value.GetStringLength());
+    }
+    return values;
+  }
+
+  Fields object(const char* key) const {
+    const Value& value = require(key, "object");
+    if (!value.IsObject())
+      fail("field " + name(key) + " must be an object, got " + json_text(value));
+    return Fields(value, *where_, path_ + key + ".");
+  }
+
+  const Value& array(const char* key) const {
+    const Value& value = require(key, "array");
+    if (!value.IsArray()) fail("field " + name(key) + " must be an array, got " + json_text(value));
+    return value;
+  }
+
+  const Value& value() const { return object_; }
+  const Where& where() const { return *where_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  Time to_time(const char* key, const Value& value) const {
+    if (!value.IsNumber())
+      fail("field " + name(key) + " must be a number, got " + json_text(value));
+    try {
+      return from_fractional_seconds(value.GetDouble());
+    } catch (const std::out_of_range& e) {
+      fail("field " + name(key) + ": " + e.what());
+    }
+  }
+
+  const Value& object_;
+  const Where* where_;  // outlives the fields, which live within one event's parse
+  std::string path_;
+};
+
+inline void write_time(Writer& writer, Time t) {
+  if (t == kNever) throw std::invalid_argument("cannot write the time 'never' to Batsim");
+  const std::string text = format_seconds(t);
+  writer.RawValue(text.data(), text.size(), rapidjson::kNumberType);
+}
+
+inline void write_string(Writer& writer, const char* key, const std::string& value) {
+  writer.Key(key);
+  if (!writer.String(value.data(), static_cast<rapidjson::SizeType>(value.size()))) {
+    throw std::invalid_argument(std::string("field '") + key + "' is not valid UTF-8");
+  }
+}
+
+inline void write_raw_object(Writer& writer, const std::string& json, const char* what) {
+  rapidjson::Document document;
+  if (parse_json(document, json.empty() ? "{}" : json).IsError() || !document.IsObject()) {
+    throw std::invalid_argument(std::string(what) + " is not a JSON object: " + json);
+  }
+  document.Accept(writer);
+}
+
+// The user fields batfill reads, typed (messages.hpp): `user` when an integer, `queue` when a
+// name or an integer. Other values are left to extra_json alone.
+inline void read_user_fields(const Fields& job, SubmittedJob& parsed) {
+  if (const Value* user = job.find("user"); user != nullptr && user->IsInt()) {
+    parsed.user = user->GetInt();
+  }
+  if (const Value* queue = job.find("queue"); queue != nullptr) {
+    if (queue->IsString()) parsed.queue = queue->GetString();
+    if (queue->IsInt64()) parsed.queue = std::to_string(queue->GetInt64());
+  }
+}
+
+// The typed user fields of a job built in-process, as JSON numbers when they are numbers.
+inline void write_typed_user_fields(Writer& writer, const SubmittedJob& job) {
+  if (job.user >= 0) {
+    writer.Key("user");
+    writer.Int(job.user);
+  }
+  if (job.queue.empty()) return;
+  writer.Key("queue");
+  std::int64_t number = 0;
+  const char* end = job.queue.data() + job.queue.size();
+  const auto [stop, error] = std::from_chars(job.queue.data(), end, number);
+  if (error == std::errc() && stop == end && std::to_string(number) == job.queue) {
+    writer.Int64(number);
+  } else if (!writer.String(job.queue.data(), static_cast<rapidjson::SizeType>(job.queue.size()))) {
+    throw std::invalid_argument("field 'queue' is not valid UTF-8");
+  }
+}
+
+// Parses one message text and hands its document to `read`, which must be done with it on
+// return. The values and the parse stack live in buffers of this call: a request of a few
+// hundred bytes, as most are, then allocates nothing for its document (docs/protocol.md §1.5);
+// a larger one continues in allocated chunks. Throws ProtocolError for text that is not JSON.
+template <typename Read>
+auto read_document(std::string_view json, Read&& read) {
+  alignas(std::max_align_t) char value_memory[16 << 10];
+  alignas(std::max_align_t) char stack_memory[4 << 10];
+  rapidjson::MemoryPoolAllocator<> values(value_memory, sizeof value_memory);
+  rapidjson::MemoryPoolAllocator<> stack(stack_memory, sizeof stack_memory);
+  RequestDocument document(&values, sizeof stack_memory / 2, &stack);
+  if (const std::optional<std::size_t> offset = find_excess_json_nesting(json)) {
+    throw ProtocolError("JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
+                        " levels at offset " + std::to_string(*offset));
+  }
+  const rapidjson::ParseResult parsed = parse_json(document, json);
+  if (parsed.IsError()) {
+    throw ProtocolError("malformed JSON at offset " + std::to_string(parsed.Offset()) + ": " +
+                        rapidjson::GetParseError_En(parsed.Code()));
+  }
+  if (!document.IsObject()) throw ProtocolError("a message must be a JSON object");
+  return read(static_cast<const Value&>(document));
+}
+
+}  // namespace batfill::protocol::json_fields

@@ -1,0 +1,124 @@
+#include "batfill/simulator/edc_library.hpp"
+
+#include <dlfcn.h>
+
+#include <exception>
+#include <stdexcept>
+#include <string_view>
+
+namespace batfill::simulator {
+namespace {
+
+using Init = std::uint8_t (*)(const std::uint8_t*, std::uint32_t, std::uint32_t*, std::uint8_t**,
+                              std::uint32_t*);
+
+void* symbol(void* handle, const std::string& path, const char* name) {
+  void* address = dlsym(handle, name);
+  if (address == nullptr) {
+    throw std::runtime_error("EDC library '" + path + "' has no function " + name);
+  }
+  return address;
+}
+
+// A reply as batprotocol's JSON format has it: a C string, whose size may count its NUL.
+std::string_view reply_text(const std::uint8_t* data, std::uint32_t size) {
+  if (data == nullptr) return {};
+  return std::string_view(reinterpret_cast<const char*>(data), size);
+}
+
+// Some EDCs throw C++ exceptions out of the C API (Batsim's examples do on a bad init string);
+// Batsim reports them, and so does the stand-in, naming the library and the function.
+template <typename Call>
+std::uint8_t call_edc(const std::string& path, const char* function, Call&& call) {
+  try {
+    return call();
+  } catch (const std::exception& e) {
+    throw std::runtime_error("EDC library '" + path + "': " + function + " threw: " + e.what());
+  }
+}
+
+// Batsim's event of a request, without what the EDC did not ask for: profiles are forwarded in
+// JobSubmitted only with forward_profiles_on_job_submission, as Batsim 5 does.
+protocol::Message as_asked(const protocol::Message& request, bool forward_profiles) {
+  protocol::Message copy = request;
+  if (forward_profiles) return copy;
+  for (protocol::Event& event : copy.events) {
+    if (auto* submitted = std::get_if<protocol::JobSubmitted>(&event.data)) {
+      submitted->forwarded_delay = kNoTimeLimit;
+      submitted->forwarded_profile_json.clear();
+    }
+  }
+  return copy;
+}
+
+}  // namespace
+
+EdcLibrary::EdcLibrary(const std::string& path, const std::string& init) : path_(path) {
+  handle_ = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle_ == nullptr) {
+    throw std::runtime_error("cannot load EDC library '" + path + "': " + dlerror());
+  }
+  try {
+    const auto initialise = reinterpret_cast<Init>(symbol(handle_, path, "batsim_edc_init"));
+    take_decisions_ =
+        reinterpret_cast<TakeDecisions>(symbol(handle_, path, "batsim_edc_take_decisions"));
+    deinit_ = reinterpret_cast<Deinit>(symbol(handle_, path, "batsim_edc_deinit"));
+    std::uint32_t flags = 0;
+    std::uint8_t* data = nullptr;
+    std::uint32_t size = 0;
+    const std::uint8_t code = call_edc(path, "batsim_edc_init", [&] {
+      return initialise(reinterpret_cast<const std::uint8_t*>(init.data()),
+                        static_cast<std::uint32_t>(init.size()), &flags, &data, &size);
+    });
+    if (code != 0) {
+      throw std::runtime_error("EDC library '" + path + "': batsim_edc_init returned " +
+                               std::to_string(code) + " for init string '" + init + "'");
+    }
+    if ((flags & protocol::batsim5::kFormatJson) == 0) {
+      throw std::runtime_error(
+          "EDC library '" + path + "' chose batprotocol's binary format, and batfill speaks "
+          "JSON only: give it an init string that asks for JSON (Batsim's example EDCs take "
+          "--scheduler-init '{\"format_json\": true}')");
+    }
+    hello_ = protocol::batsim5::decode_hello(reply_text(data, size));
+  } catch (const protocol::ProtocolError& e) {
+    dlclose(handle_);
+    throw std::runtime_error("EDC library '" + path + "': its reply to init: " + e.what());
+  } catch (...) {
+    dlclose(handle_);
+    throw;
+  }
+}
+
+EdcLibrary::~EdcLibrary() {
+  deinit_();
+  dlclose(handle_);
+}
+
+protocol::Message EdcLibrary::exchange(const protocol::Message& request) {
+  const long index = index_++;
+  const std::string text =
+      protocol::batsim5::encode(as_asked(request, hello_.forward_profiles_on_job_submission));
+  std::uint8_t* data = nullptr;
+  std::uint32_t size = 0;
+  const std::uint8_t code = call_edc(path_, "batsim_edc_take_decisions", [&] {
+    return take_decisions_(reinterpret_cast<const std::uint8_t*>(text.c_str()),
+                           static_cast<std::uint32_t>(text.size() + 1), &data, &size);
+  });
+  const std::string where = "EDC library '" + path_ + "', message #" + std::to_string(index);
+  if (code != 0) {
+    throw std::runtime_error(where + ": batsim_edc_take_decisions returned " +
+                             std::to_string(code));
+  }
+  try {
+    protocol::batsim5::ParsedMessage reply = protocol::batsim5::decode(reply_text(data, size));
+    if (!reply.ignored.empty()) {
+      throw protocol::ProtocolError("not a decision: " + reply.ignored.front());
+    }
+    return std::move(reply.message);
+  } catch (const protocol::ProtocolError& e) {
+    throw protocol::ProtocolError(where + ", reply: " + e.what());
+  }
+}
+
+}  // namespace batfill::simulator
