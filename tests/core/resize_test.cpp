@@ -10,7 +10,7 @@
 #include <random>
 #include <set>
 
-#include "../support/instant_replay.hpp"
+#include "batfill/core/instant_replay.hpp"
 #include "batfill/core/policy_registry.hpp"
 #include "batfill/core/scheduler.hpp"
 
