@@ -114,7 +114,9 @@ inline void expect_serve_notices_killed_batsim(Process& serve, Process& batsim) 
 // A free loopback TCP port for one Batsim/scheduler pair: distinct per test process and call.
 inline int next_port() {
   static int offset = 0;
-  return 30000 + static_cast<int>(getpid() % 1500) * 8 + (offset++ % 8);
+  // Below Linux's ephemeral range (32768 and up): a port chosen there can be the local end of
+  // some other connection at that moment, and then binding it fails.
+  return 20000 + static_cast<int>(getpid() % 1400) * 8 + (offset++ % 8);
 }
 
 // Mean of waiting_time over executed jobs of a _jobs.csv.
