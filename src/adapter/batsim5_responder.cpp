@@ -35,62 +35,39 @@ std::string without_format_key(rapidjson::Document& document) {
   return std::string(buffer.GetString(), buffer.GetSize());
 }
 
-// Settings that are each valid may still not combine (a backfill order the policy cannot
-// follow): the scheduler refuses them when it is built, at SimulationBegins. A throwaway
-// adapter begins a one-machine simulation with them now, so that init fails instead.
-void check_settings_combine(const BatsimAdapter& adapter, const std::string& settings) {
-  BatsimAdapter trial(adapter.policy(), adapter.options(), Log(Verbosity::kQuiet),
-                      adapter.batching());
-  protocol::SimulationBegins begins;
-  begins.nb_compute_resources = 1;
-  begins.sched_config = settings;
-  protocol::Message message;
-  message.events.push_back({0, begins});
-  try {
-    trial.exchange(message);
-  } catch (const protocol::ProtocolError& e) {
-    // "event 0 (SIMULATION_BEGINS): field 'config.sched-config': ..." names Batsim 4's field.
-    const std::string what = e.what();
-    const std::string field = "field 'config.sched-config': ";
-    const std::size_t at = what.find(field);
-    throw std::invalid_argument("init string: " +
-                                (at == std::string::npos ? what : what.substr(at + field.size())));
-  } catch (const std::exception& e) {
-    throw std::invalid_argument(std::string("init string: ") + e.what());
-  }
-}
-
 }  // namespace
 
-InitSettings read_init_string(std::string_view init, const SchedulerOptions& base) {
+InitSettings read_init_string(std::string_view init, const Settings& base) {
   while (!init.empty() && init.back() == '\0') init.remove_suffix(1);
   InitSettings read;
-  std::string predictor = base.predictor;
   if (init.find_first_not_of(" \t\r\n") != std::string_view::npos) {
     rapidjson::Document document;
     if (parse_json(document, init).IsError() || !document.IsObject()) {
       throw std::invalid_argument("init string is not a JSON object: '" + std::string(init) + "'");
     }
     read.settings = without_format_key(document);
-    if (!read.settings.empty()) {
-      Settings settings;
-      settings.scheduler.predictor = predictor;
-      settings_from_json(read.settings).apply_to(settings);
-      predictor = settings.scheduler.predictor;
-    }
+  }
+  // Settings that are each valid may still not combine (a backfill order the policy cannot
+  // follow): refused now, at init, not at SimulationBegins.
+  Settings settings = base;
+  try {
+    if (!read.settings.empty()) settings_from_json(read.settings).apply_to(settings);
+    check_settings(settings);
+  } catch (const std::exception& e) {
+    throw std::invalid_argument(std::string("init string: ") + e.what());
   }
   // Only the clairvoyant predictor reads the runtime, from the job's delay profile
   // (docs/semantics.md §2.9); other runs spare Batsim the profile in every submission.
-  read.forward_profiles = predictor == "clairvoyant";
+  read.forward_profiles = settings.scheduler.predictor == "clairvoyant";
   return read;
 }
 
 Batsim5Responder::Batsim5Responder(std::string policy, SchedulerOptions options, Log log,
                                    EventBatching batching, std::string_view init)
     : log_(log), adapter_(std::move(policy), options, log, batching) {
-  const InitSettings settings = read_init_string(init, options);
+  const InitSettings settings =
+      read_init_string(init, Settings{adapter_.policy(), options, batching});
   settings_ = settings.settings;
-  check_settings_combine(adapter_, settings_);
   hello_ = protocol::batsim5::encode_hello(
       {kName, kVersion, "", settings.forward_profiles});
 }

@@ -9,18 +9,20 @@
 
 #include "batfill/adapter/batsim_adapter.hpp"
 #include "batfill/adapter/log.hpp"
+#include "batfill/adapter/settings.hpp"
 
 namespace batfill::adapter {
 
 // The settings an init string gives, checked: the same JSON object as Batsim 4's --sched-cfg
 // (settings.hpp), "" or {} for none. Batsim's example EDCs take a key `format_json`; batfill
 // accepts it when true (it speaks JSON only) and refuses false. Throws std::invalid_argument
-// naming the key. `settings` is the object without `format_json`, "" when empty.
+// naming the key, or the settings that do not combine with `base`. `settings` is the object
+// without `format_json`, "" when empty.
 struct InitSettings {
   std::string settings;
   bool forward_profiles = false;  // the predictor in force reads the jobs' delay profiles
 };
-InitSettings read_init_string(std::string_view init, const SchedulerOptions& base);
+InitSettings read_init_string(std::string_view init, const Settings& base);
 
 class Batsim5Responder {
  public:
