@@ -50,8 +50,8 @@ InitSettings read_init_string(std::string_view init, const Settings& base) {
   // Settings that are each valid may still not combine (a backfill order the policy cannot
   // follow): refused now, at init, not at SimulationBegins.
   Settings settings = base;
+  if (!read.settings.empty()) settings_from_json(read.settings).apply_to(settings);
   try {
-    if (!read.settings.empty()) settings_from_json(read.settings).apply_to(settings);
     check_settings(settings);
   } catch (const std::exception& e) {
     throw std::invalid_argument(std::string("init string: ") + e.what());
