@@ -71,6 +71,11 @@ Message BatsimAdapter::exchange(const Message& request) {
   check_clock(now);
   begin_if_asked(request);
   Instant instant = gather_instant(request);
+  // Batsim's first message holds SIMULATION_BEGINS (docs/protocol.md §5.10); a message with no
+  // event at all gave gather_instant nothing to refuse, yet a pass needs the core.
+  if (!started())
+    throw ProtocolError(
+        "message before SIMULATION_BEGINS: the first message must begin the simulation");
   Message reply;
   reply.now = now;
   if (batching_ == EventBatching::kInstant || instant.ends) {
@@ -177,7 +182,8 @@ void BatsimAdapter::begin_if_asked(const Message& request) {
     if (begins == nullptr) continue;
     const EventPosition where{i, &data};
     if (started()) fail(where, "the simulation has already begun");
-    if (i != 0) fail(EventPosition{0, &request.events[0].data}, "received before SIMULATION_BEGINS");
+    if (i != 0)
+      fail(EventPosition{0, &request.events[0].data}, "received before SIMULATION_BEGINS");
     begin(*begins, where);
   }
 }

@@ -531,6 +531,20 @@ TEST(BatsimAdapter, EventBeforeSimulationBegins) {
   }
 }
 
+// An empty message first: no event to name, yet no core to run a pass on (a fuzzer found the
+// null dereference).
+TEST(BatsimAdapter, EmptyMessageBeforeSimulationBegins) {
+  std::ostringstream log;
+  BatsimAdapter scheduler("easy", {}, Log(Verbosity::kQuiet, log));
+  try {
+    scheduler.exchange(request(334, {}));
+    ADD_FAILURE();
+  } catch (const ProtocolError& e) {
+    EXPECT_STREQ(e.what(),
+                 "message before SIMULATION_BEGINS: the first message must begin the simulation");
+  }
+}
+
 TEST(BatsimAdapter, InconsistentCompletionsAndSubmissions) {
   Session session(1);
   session.send_at(0, {submission("w0!1", 1), submission("w0!2", 1), submission("w0!3", 5)});
@@ -670,8 +684,9 @@ TEST(BatsimAdapterPredictions, AZeroPredictionIsCorrectedInTheSameReply) {
 TEST(BatsimAdapterPredictions, NoWakeUpLessThanASecondAfterNow) {
   BatsimAdapter adapter = adapter_after_two_runs("reqtime", 15);
   const Time half = from_seconds(1) / 2;
-  EXPECT_EQ(wake_ups(adapter.exchange(request(from_seconds(50), {sized_user_job("c1", 1, 100, 1)}))),
-            std::vector<Time>{from_seconds(65)});
+  EXPECT_EQ(
+      wake_ups(adapter.exchange(request(from_seconds(50), {sized_user_job("c1", 1, 100, 1)}))),
+      std::vector<Time>{from_seconds(65)});
   EXPECT_TRUE(wake_ups(adapter.exchange(
                            request(from_seconds(50) + half, {sized_user_job("c2", 1, 100, 1)})))
                   .empty());
