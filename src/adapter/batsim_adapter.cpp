@@ -103,6 +103,24 @@ void BatsimAdapter::apply_instant(Instant& instant, Time now) {
   }
   submit(instant.submissions, now);
   for (const auto& [where, notification] : instant.notifications) notify(*notification, where);
+  request_resizes(instant, now);
+}
+
+// Requests join the queue after the instant's completions and submissions (docs/semantics.md
+// §2.11), under the name the simulator gave them, which is the core's.
+void BatsimAdapter::request_resizes(const Instant& instant, Time now) {
+  for (const auto& [where, requested] : instant.resize_requests) {
+    JobId made;
+    try {
+      made = scheduler_->request_resize(requested->job_id, requested->nodes, now);
+    } catch (const std::invalid_argument& e) {
+      fail(where, e.what());
+    }
+    if (made != requested->request_id) {
+      fail(where, "field 'request_id': '" + requested->request_id + "', but job '" +
+                      requested->job_id + "' makes request '" + made + "'");
+    }
+  }
 }
 
 // pyss's event handling (docs/semantics.md §5.7): one pass per event, submissions in id order.
@@ -113,12 +131,16 @@ void BatsimAdapter::apply_per_event(Instant& instant, Time now, Message& reply) 
   sort_by_id(instant.submissions);
   const std::vector<std::vector<InstantEvent>> passes = per_event_passes(
       instant.submissions.size(), instant.notifications.size(), terminations_of(instant, now));
-  if (passes.empty()) return;
+  if (passes.empty() && instant.resize_requests.empty()) return;
   scheduler_->correct_predictions(now);
   for (const std::vector<InstantEvent>& pass : passes) {
     apply_events(instant, pass, now);
     decide(now, reply);
   }
+  // pyss has no resize requests: they come last, with a pass of their own.
+  if (instant.resize_requests.empty()) return;
+  request_resizes(instant, now);
+  decide(now, reply);
 }
 
 // The events before one pass, completions first, as in an instant (per_event_passes lists them
@@ -211,6 +233,8 @@ void BatsimAdapter::file_event(const EventPosition& where, Time timestamp, Insta
     instant.notifications.emplace_back(where, notification);
   } else if (const auto* query = std::get_if<EstimateWaitingTimeQuery>(&data)) {
     instant.queries.push_back(query);
+  } else if (const auto* requested = std::get_if<ResizeRequested>(&data)) {
+    instant.resize_requests.emplace_back(where, requested);
   } else if (const auto* killed = std::get_if<JobKilled>(&data)) {
     // batfill never sends KILL_JOB; the machines came back with the JOB_COMPLETED that Batsim
     // sends before this acknowledgment.
@@ -233,6 +257,7 @@ void BatsimAdapter::begin(const SimulationBegins& begins, const EventPosition& w
   const int machines = begins.nb_compute_resources;
   if (machines <= 0) fail(where, "field 'nb_compute_resources' must be > 0");
   apply_sched_config(begins.sched_config, where);
+  resize_requests_replayed_ = begins.resize_requests_replayed;
   MachineSet unavailable;
   read_machines(begins, where, unavailable);
   scheduler_ = std::make_unique<Scheduler>(machines, make_policy(policy_), options_);
@@ -352,7 +377,7 @@ void BatsimAdapter::submit(std::vector<std::pair<EventPosition, const JobSubmitt
   }
   sort_by_id(submissions);
   for (const auto& [where, submitted] : submissions) {
-    if (carries_resize_requests(submitted->job)) {
+    if (!resize_requests_replayed_ && carries_resize_requests(submitted->job)) {
       log_.warning(where.text() + ": job '" + submitted->job.id +
                    "' carries resize requests; Batsim cannot grow an allocation, so it runs "
                    "without them (docs/semantics.md §2.11)");
@@ -415,6 +440,15 @@ void BatsimAdapter::decide(Time now, Message& reply) {
   }
   reply.events.reserve(decisions.size());
   for (Decision& decision : decisions) {
+    if (decision.kind == Decision::Kind::kGrantResize) {
+      if (log_.debugging()) {
+        log_.debug("grant " + decision.job_id + " at " + format_seconds(now) + " s on " +
+                   to_string(decision.machines));
+      }
+      reply.events.push_back(
+          stamped(now, GrantResize{std::move(decision.job_id), std::move(decision.machines)}));
+      continue;
+    }
     const auto active = active_.find(decision.job_id);
     if (active == active_.end()) {
       throw std::logic_error("the core decided on job '" + decision.job_id + "', never submitted");

@@ -7,90 +7,10 @@
 #include <stdexcept>
 
 #include "batfill/common/text.hpp"
+#include "csv_records.hpp"
 
 namespace batfill::check {
 namespace {
-
-// Batsim rounds each time it writes to 6 decimals independently, so a sum of two printed times
-// may be off by one microsecond from the printed third (docs/semantics.md §6.5).
-constexpr Time kTolerance = 1;
-
-bool off_by_more(Time printed, Time sum) {
-  return printed - sum > kTolerance || sum - printed > kTolerance;
-}
-
-// One CSV record per call (RFC 4180: quoted fields may hold commas, quotes and newlines, as
-// Batsim's own writer produces for such job ids). `pos` moves past the record; `line` counts
-// the newlines consumed.
-std::vector<std::string> next_record(const std::string& text, std::size_t& pos, int& line) {
-  std::vector<std::string> fields(1);
-  bool quoted = false;
-  while (pos < text.size()) {
-    const char c = text[pos++];
-    if (quoted) {
-      if (c == '"' && pos < text.size() && text[pos] == '"') {
-        fields.back() += '"';
-        ++pos;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        if (c == '\n') ++line;
-        fields.back() += c;
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      fields.emplace_back();
-    } else if (c == '\n') {
-      ++line;
-      break;
-    } else if (c != '\r') {
-      fields.back() += c;
-    }
-  }
-  if (quoted) throw std::runtime_error("unterminated quoted field");
-  return fields;
-}
-
-class Columns {
- public:
-  Columns(const std::vector<std::string>& header) : header_(header) {}
-
-  std::size_t index(const std::string& name) const {
-    const auto found = std::find(header_.begin(), header_.end(), name);
-    if (found == header_.end()) throw std::runtime_error("no column " + quoted(name));
-    return static_cast<std::size_t>(found - header_.begin());
-  }
-
- private:
-  std::vector<std::string> header_;
-};
-
-Time parse_time(const std::string& text, const char* column) {
-  try {
-    // Exactly from the text when it is plain decimals, as both writers make it: through a
-    // double, times past 2^33 s would move (docs/semantics.md §1.1).
-    if (const std::optional<Time> exact = parse_decimal_seconds(text)) return *exact;
-    char* end = nullptr;
-    const double seconds = std::strtod(text.c_str(), &end);
-    if (text.empty() || end != text.c_str() + text.size()) {
-      throw std::runtime_error(std::string("column '") + column + "': not a time: " + quoted(text));
-    }
-    return from_fractional_seconds(seconds);
-  } catch (const std::out_of_range&) {
-    throw std::runtime_error(std::string("column '") + column +
-                             "': time out of range: " + quoted(text));
-  }
-}
-
-int parse_count(const std::string& text, const char* column) {
-  char* end = nullptr;
-  const long value = std::strtol(text.c_str(), &end, 10);
-  if (text.empty() || end != text.c_str() + text.size() || value < 0 || value > 1'000'000'000) {
-    throw std::runtime_error(std::string("column '") + column + "': not a count: " + quoted(text));
-  }
-  return static_cast<int>(value);
-}
 
 std::string strip_workload(const std::string& id) {
   const std::size_t bang = id.rfind('!');
@@ -168,26 +88,95 @@ void check_allocation(const ScheduledJob& job, const CheckOptions& options,
   }
 }
 
-// Per machine, the jobs sorted by start: each must start at or after the latest end so far.
-void check_overlaps(const std::vector<ScheduledJob>& jobs, std::vector<std::string>& out) {
-  std::map<int, std::vector<const ScheduledJob*>> by_machine;
+// A span of time during which machines are held: a job's run or a granted resize request's.
+struct Occupancy {
+  std::string who;
+  Time start, end;
+  const MachineSet* machines;
+};
+
+std::string resize_at(const ScheduledResize& resize) {
+  return "resize request of job " + quoted(resize.job_id) + " (line " +
+         std::to_string(resize.line) + " of the resize file)";
+}
+
+std::vector<Occupancy> occupancies(const std::vector<ScheduledJob>& jobs,
+                                   const std::vector<ScheduledResize>& resizes) {
+  std::vector<Occupancy> all;
   for (const ScheduledJob& job : jobs) {
-    if (!job.executed) continue;
-    for_each_id(job.machines, [&](int id) { by_machine[id].push_back(&job); });
+    if (job.executed) all.push_back({at(job), job.start, job.finish, &job.machines});
+  }
+  for (const ScheduledResize& resize : resizes) {
+    if (resize.granted) {
+      all.push_back({resize_at(resize), resize.grant, resize.release, &resize.machines});
+    }
+  }
+  return all;
+}
+
+// Per machine, the spans sorted by start: each must start at or after the latest end so far.
+void check_overlaps(const std::vector<Occupancy>& spans, std::vector<std::string>& out) {
+  std::map<int, std::vector<const Occupancy*>> by_machine;
+  for (const Occupancy& span : spans) {
+    for_each_id(*span.machines, [&](int id) { by_machine[id].push_back(&span); });
   }
   for (auto& [machine, list] : by_machine) {
-    std::stable_sort(list.begin(), list.end(), [](const ScheduledJob* a, const ScheduledJob* b) {
-      return a->start < b->start;
-    });
-    const ScheduledJob* latest = nullptr;
-    for (const ScheduledJob* job : list) {
-      if (latest != nullptr && job->start < latest->finish) {
-        out.push_back("machine " + std::to_string(machine) + " runs " + at(*latest) + " and " +
-                      at(*job) + " at once at " + format_seconds(job->start) +
-                      " s (the first ends at " + format_seconds(latest->finish) + " s)");
+    std::stable_sort(list.begin(), list.end(),
+                     [](const Occupancy* a, const Occupancy* b) { return a->start < b->start; });
+    const Occupancy* latest = nullptr;
+    for (const Occupancy* span : list) {
+      if (latest != nullptr && span->start < latest->end) {
+        out.push_back("machine " + std::to_string(machine) + " runs " + latest->who + " and " +
+                      span->who + " at once at " + format_seconds(span->start) +
+                      " s (the first ends at " + format_seconds(latest->end) + " s)");
       }
-      if (latest == nullptr || job->finish > latest->finish) latest = job;
+      if (latest == nullptr || span->end > latest->end) latest = span;
     }
+  }
+}
+
+// A request is made while its job runs and ends with it; a grant comes between the two, with
+// the nodes asked for, within the machine.
+void check_resize(const ScheduledResize& resize, const ScheduledJob* job,
+                  const CheckOptions& options, std::vector<std::string>& out) {
+  if (job == nullptr || !job->executed) {
+    out.push_back(resize_at(resize) + " names no executed job of the jobs file");
+    return;
+  }
+  if (resize.request < job->start || resize.request >= job->finish) {
+    out.push_back(resize_at(resize) + " is made at " + format_seconds(resize.request) +
+                  " s, outside the job's run " + format_seconds(job->start) + "-" +
+                  format_seconds(job->finish) + " s");
+  }
+  if (off_by_more(resize.release, job->finish)) {
+    out.push_back(resize_at(resize) + " ends at " + format_seconds(resize.release) +
+                  " s, not with its job at " + format_seconds(job->finish) + " s");
+  }
+  if (!resize.granted) return;
+  if (resize.grant < resize.request || resize.grant > resize.release) {
+    out.push_back(resize_at(resize) + " is granted at " + format_seconds(resize.grant) +
+                  " s, outside " + format_seconds(resize.request) + "-" +
+                  format_seconds(resize.release) + " s");
+  }
+  const int size = machine_count(resize.machines);
+  const bool outside =
+      !resize.machines.empty() &&
+      (boost::icl::first(resize.machines) < 0 ||
+       (options.machine_count && boost::icl::last(resize.machines) >= *options.machine_count));
+  if (size != resize.nodes || outside) {
+    out.push_back(resize_at(resize) + " is granted " + quoted(to_string(resize.machines)) +
+                  " for " + std::to_string(resize.nodes) + " nodes" +
+                  (outside ? ", outside the machine" : ""));
+  }
+}
+
+void check_resizes(const std::vector<ScheduledJob>& jobs, const CheckOptions& options,
+                   std::vector<std::string>& out) {
+  std::map<std::string, const ScheduledJob*> by_id;
+  for (const ScheduledJob& job : jobs) by_id.emplace(job.id, &job);
+  for (const ScheduledResize& resize : options.resizes) {
+    const auto job = by_id.find(resize.job_id);
+    check_resize(resize, job == by_id.end() ? nullptr : job->second, options, out);
   }
 }
 
@@ -212,31 +201,64 @@ void check_presence(const std::vector<ScheduledJob>& jobs, const CheckOptions& o
 }  // namespace
 
 std::vector<ScheduledJob> read_jobs_csv(const std::string& path, const std::string& text) {
-  std::size_t pos = 0;
-  int line = 1;
   std::vector<ScheduledJob> jobs;
-  try {
-    const Columns columns(next_record(text, pos, line));
-    const ColumnIndexes indexes(columns);
-    while (pos < text.size()) {
-      const int record_line = line;
-      const std::vector<std::string> fields = next_record(text, pos, line);
-      if (fields.size() == 1 && fields.front().empty()) continue;
-      try {
-        ScheduledJob job = parse_row(fields, indexes);
-        job.line = record_line;
-        jobs.push_back(std::move(job));
-      } catch (const std::out_of_range&) {
-        throw std::runtime_error("line " + std::to_string(record_line) + ": only " +
-                                 std::to_string(fields.size()) + " fields");
-      } catch (const std::runtime_error& error) {
-        throw std::runtime_error("line " + std::to_string(record_line) + ": " + error.what());
-      }
-    }
-  } catch (const std::runtime_error& error) {
-    throw std::runtime_error(quoted(path) + ": " + error.what());
-  }
+  read_csv(path, text, [&](const Columns& columns) -> RowReader {
+    return [&jobs, indexes = ColumnIndexes(columns)](const std::vector<std::string>& fields,
+                                                     int line) {
+      ScheduledJob job = parse_row(fields, indexes);
+      job.line = line;
+      jobs.push_back(std::move(job));
+    };
+  });
   return jobs;
+}
+
+namespace {
+
+ScheduledResize parse_resize(const std::vector<std::string>& f, const Columns& c) {
+  ScheduledResize resize;
+  resize.job_id = strip_workload(f.at(c.index("job_id")));
+  resize.request = parse_time(f.at(c.index("request_time")), "request_time");
+  resize.nodes = parse_count(f.at(c.index("nodes")), "nodes");
+  resize.release = parse_time(f.at(c.index("release_time")), "release_time");
+  const std::string& outcome = f.at(c.index("outcome"));
+  if (outcome != "granted" && outcome != "cancelled") {
+    throw std::runtime_error("column 'outcome': not granted or cancelled: " + quoted(outcome));
+  }
+  resize.granted = outcome == "granted";
+  const std::string& grant = f.at(c.index("grant_time"));
+  const std::string& machines = f.at(c.index("allocated_resources"));
+  if (!resize.granted) {
+    if (!grant.empty() || !machines.empty()) {
+      throw std::runtime_error("a cancelled request has a grant time or machines");
+    }
+    return resize;
+  }
+  resize.grant = parse_time(grant, "grant_time");
+  try {
+    resize.machines = parse_machine_set(machines);
+  } catch (const std::exception& error) {
+    throw std::runtime_error(std::string("column 'allocated_resources': ") + error.what());
+  }
+  return resize;
+}
+
+}  // namespace
+
+std::vector<ScheduledResize> read_resizes_csv(const std::string& path, const std::string& text) {
+  std::vector<ScheduledResize> resizes;
+  read_csv(path, text, [&](const Columns& columns) -> RowReader {
+    for (const char* name : {"job_id", "request_time", "nodes", "grant_time", "allocated_resources",
+                             "release_time", "outcome"}) {
+      columns.index(name);
+    }
+    return [&resizes, columns](const std::vector<std::string>& fields, int line) {
+      ScheduledResize resize = parse_resize(fields, columns);
+      resize.line = line;
+      resizes.push_back(std::move(resize));
+    };
+  });
+  return resizes;
 }
 
 std::vector<std::string> check_schedule(const std::vector<ScheduledJob>& jobs,
@@ -247,7 +269,8 @@ std::vector<std::string> check_schedule(const std::vector<ScheduledJob>& jobs,
     check_times(job, violations);
     check_allocation(job, options, violations);
   }
-  check_overlaps(jobs, violations);
+  check_resizes(jobs, options, violations);
+  check_overlaps(occupancies(jobs, options.resizes), violations);
   check_presence(jobs, options, violations);
   return violations;
 }

@@ -73,6 +73,20 @@ check::CheckOptions check_options(const po::variables_map& values) {
   return options;
 }
 
+// PREFIX_resizes.csv beside PREFIX_jobs.csv, read unasked: granted machines are held too, and a
+// check that ignored them could pass a machine used twice (docs/usage.md, `check`).
+std::string resize_file_of(const po::variables_map& values, const std::string& jobs_path) {
+  if (values.count("resizes")) return values["resizes"].as<std::string>();
+  const std::string suffix = "_jobs.csv";
+  if (jobs_path.size() < suffix.size() ||
+      jobs_path.compare(jobs_path.size() - suffix.size(), suffix.size(), suffix) != 0) {
+    return "";
+  }
+  const std::string sibling =
+      jobs_path.substr(0, jobs_path.size() - suffix.size()) + "_resizes.csv";
+  return std::ifstream(sibling) ? sibling : "";
+}
+
 }  // namespace
 
 int check_command(const std::vector<std::string>& arguments) {
@@ -81,7 +95,10 @@ int check_command(const std::vector<std::string>& arguments) {
                                                     "a Batsim _jobs.csv (batfill's, Batsim's)")(
       "platform", po::value<std::string>(), "allocations must lie within its compute hosts")(
       "nodes", po::value<int>(), "allocations must lie within machines 0..N-1")(
-      "workload", po::value<std::string>(), "every job of this workload must appear exactly once");
+      "workload", po::value<std::string>(), "every job of this workload must appear exactly once")(
+      "resizes", po::value<std::string>(),
+      "batfill's PREFIX_resizes.csv (default: the one beside JOBS.csv, if any): granted machines "
+      "count as used");
   po::positional_options_description positional;
   positional.add("jobs", 1);
   po::variables_map values;
@@ -94,11 +111,17 @@ int check_command(const std::vector<std::string>& arguments) {
   }
   if (!values.count("jobs")) throw std::invalid_argument("check needs a JOBS.csv file");
   const std::string path = values["jobs"].as<std::string>();
-  const check::CheckOptions options = check_options(values);
+  check::CheckOptions options = check_options(values);
   const std::vector<check::ScheduledJob> jobs = check::read_jobs_csv(path, read_text(path));
+  const std::string resizes = resize_file_of(values, path);
+  if (!resizes.empty()) options.resizes = check::read_resizes_csv(resizes, read_text(resizes));
   const std::vector<std::string> violations = check::check_schedule(jobs, options);
   for (const std::string& violation : violations) std::cout << path << ": " << violation << '\n';
-  std::cout << path << ": " << jobs.size() << " jobs, " << violations.size() << " violations\n";
+  const std::string requests = resizes.empty() ? ""
+                                               : std::to_string(options.resizes.size()) +
+                                                     " resize requests (" + resizes + "), ";
+  std::cout << path << ": " << jobs.size() << " jobs, " << requests << violations.size()
+            << " violations\n";
   return violations.empty() ? 0 : 1;
 }
 

@@ -8,6 +8,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <ctime>
@@ -31,9 +32,9 @@
 #include "batfill/workload/job_stream.hpp"
 #include "batfill/workload/workload.hpp"
 #include "check_command.hpp"
-#include "zmq_request_channel.hpp"
 #include "policy_options.hpp"
 #include "transform_options.hpp"
+#include "zmq_request_channel.hpp"
 
 namespace po = boost::program_options;
 using namespace batfill;
@@ -114,24 +115,42 @@ void add_simulate_options(po::options_description& command) {
       "text sent as config.sched-config in SIMULATION_BEGINS, like batsim --sched-cfg")(
       "reject-missing-walltime",
       "SWF: reject jobs without a requested time instead of using their runtime as the limit")(
-      "no-progress", "no progress bar on stderr");
+      "resize", po::value<std::string>(),
+      "CSV job_id,after,nodes: resize requests of running jobs, for any trace format "
+      "(docs/semantics.md §2.11); writes PREFIX_resizes.csv")("no-progress",
+                                                              "no progress bar on stderr");
   command.add(cli::policy_options_description());
   command.add(cli::transform_options_description());
 }
 
 // The workload's jobs, streamed; read whole when the options transform it (§5.11 of
-// docs/semantics.md: shaking re-sorts the jobs, load scaling needs the first submission).
+// docs/semantics.md: shaking re-sorts the jobs, load scaling needs the first submission) or
+// --resize adds requests to them.
 struct OpenedWorkload {
   std::unique_ptr<workload::JobStream> jobs;
   cli::AppliedTransforms transforms;
+  bool has_resize_requests = false;
 };
+
+bool any_resize_request(const workload::Workload& workload) {
+  return std::any_of(workload.jobs.begin(), workload.jobs.end(),
+                     [](const workload::WorkloadJob& job) { return !job.resizes.empty(); });
+}
 
 OpenedWorkload open_workload(const po::variables_map& values) {
   workload::ReadOptions read_options;
   read_options.reject_missing_time_limit = values.count("reject-missing-walltime") != 0;
   const std::string path = values["workload"].as<std::string>();
   OpenedWorkload opened;
-  opened.jobs = workload::open_job_stream(path, read_options);
+  if (values.count("resize")) {
+    workload::Workload whole = workload::read_workload(path, read_options);
+    workload::add_resize_requests(values["resize"].as<std::string>(), whole);
+    opened.jobs = std::make_unique<workload::WorkloadJobStream>(std::move(whole));
+  } else {
+    opened.jobs = workload::open_job_stream(path, read_options);
+  }
+  // Only a workload read whole holds its jobs here; a streamed trace has no requests.
+  opened.has_resize_requests = any_resize_request(opened.jobs->workload());
   opened.transforms = cli::apply_transforms(values, opened.jobs);
   return opened;
 }
@@ -189,6 +208,16 @@ ChosenDecisionProcess choose_decision_process(const po::variables_map& values,
   return chosen;
 }
 
+// Resize requests are made to batfill's own scheduler only: no Batsim protocol can say them
+// (docs/semantics.md §2.11), so an external scheduler runs the jobs without them.
+bool replays_resize_requests(const OpenedWorkload& opened, const ChosenDecisionProcess& chosen) {
+  if (!opened.has_resize_requests) return false;
+  if (chosen.in_process != nullptr) return true;
+  std::cerr << "batfill simulate: warning: resize requests are made only to batfill's own "
+               "scheduler; the external one runs every job without them\n";
+  return false;
+}
+
 // Named after the run: --sched-cfg may have changed the settings at SIMULATION_BEGINS.
 // Predictors that learn per user need user ids (SWF field 12, a JSON job's `user`); DR_EVT CSV
 // has none. Said on a line of its own under the scheduler.
@@ -226,7 +255,7 @@ std::string scheduler_name(const po::variables_map& values, const ChosenDecision
 void print_summary(const workload::JobStream& jobs, const simulator::SimulationResult& result,
                    const std::string& scheduler, const cli::AppliedTransforms& transforms,
                    const simulator::OutputFiles& outputs, const simulator::ScheduleMetrics& metrics,
-                   const simulator::RunInfo& run, const std::string& prefix) {
+                   const simulator::RunInfo& run) {
   const workload::Workload& workload = jobs.workload();
   std::cout << "batfill simulate: " << workload.path << " (" << jobs.record_count()
             << " records) on " << result.machine_count << " nodes, " << scheduler << '\n';
@@ -237,7 +266,8 @@ void print_summary(const workload::JobStream& jobs, const simulator::SimulationR
   }
   for (const std::string& warning : workload.warnings) std::cout << "  " << warning << '\n';
   simulator::write_summary(std::cout, outputs.reasons(), metrics, run);
-  std::cout << "outputs: " << prefix << "_jobs.csv, " << prefix << "_schedule.csv\n";
+  simulator::write_resize_summary(std::cout, outputs.resize_figures());
+  std::cout << "outputs: " << outputs.names() << '\n';
 }
 
 // The settings the scheduler runs with: --sched-cfg's over the command line's (docs/protocol.md
@@ -281,10 +311,11 @@ int simulate(const std::vector<std::string>& arguments) {
   run.shake = opened.transforms.shake;
   run.queues = settings_in_force(values, choice.settings).scheduler.queues;
   const ChosenDecisionProcess chosen = choose_decision_process(values, choice);
-  const simulator::SimulationOptions options = simulation_options(values);
+  simulator::SimulationOptions options = simulation_options(values);
+  options.replay_resize_requests = replays_resize_requests(opened, chosen);
   // Rows of _jobs.csv are written as jobs end, and the jobs forgotten.
   const std::string prefix = values["output"].as<std::string>();
-  simulator::OutputFiles outputs(prefix, run.queues);
+  simulator::OutputFiles outputs(prefix, run.queues, options.replay_resize_requests);
   const simulator::SimulationResult result = simulator::run_simulation(
       *opened.jobs, *chosen.process, options,
       [&outputs](const simulator::JobRecord& job) { outputs.job_ended(job); });
@@ -296,7 +327,7 @@ int simulate(const std::vector<std::string>& arguments) {
   run.simulation_seconds = seconds_since(start);
   run.cpu_seconds = cpu_seconds() - cpu_start;
   print_summary(*opened.jobs, result, scheduler_name(values, chosen, *opened.jobs),
-                opened.transforms, outputs, metrics, run, prefix);
+                opened.transforms, outputs, metrics, run);
   return 0;
 }
 

@@ -112,7 +112,7 @@ JobId Scheduler::request_resize(const JobId& id, int nodes, Time now) {
   }
   RunningJob& running = it->second;
   Job request;
-  request.id = id + "#resize" + std::to_string(running.resizes.size() + 1);
+  request.id = resize_request_id(id, running.resizes.size() + 1);
   if (waiting_.count(request.id) != 0 || running_.count(request.id) != 0) {
     throw std::invalid_argument("resize request '" + request.id + "' has the id of a job");
   }
@@ -135,7 +135,8 @@ JobId Scheduler::request_resize(const JobId& id, int nodes, Time now) {
 void Scheduler::withdraw(const JobId& request) {
   const auto it = waiting_.find(request);
   if (it == waiting_.end() || !it->second.is_resize_request()) {
-    throw std::invalid_argument("withdrawal of '" + request + "', which is no pending resize request");
+    throw std::invalid_argument("withdrawal of '" + request +
+                                "', which is no pending resize request");
   }
   const Job* job = &it->second;
   const std::size_t position = remove_from_queue({job}).front();
@@ -379,8 +380,9 @@ void Scheduler::schedule(Time now, std::vector<Decision>& decisions) {
   const std::vector<std::size_t> positions = remove_from_queue(started);
   decisions.reserve(decisions.size() + starting.size());
   for (const Job* job : starting) {
-    const auto index = std::lower_bound(started.begin(), started.end(), job, std::less<const Job*>()) -
-                       started.begin();
+    const auto index =
+        std::lower_bound(started.begin(), started.end(), job, std::less<const Job*>()) -
+        started.begin();
     start(*job, positions[static_cast<std::size_t>(index)], now, decisions);
   }
 }
@@ -390,8 +392,9 @@ void Scheduler::schedule(Time now, std::vector<Decision>& decisions) {
 std::vector<std::size_t> Scheduler::reordering(QueueView queue, Time now) const {
   std::vector<std::size_t> previous_positions(queue.size());
   std::iota(previous_positions.begin(), previous_positions.end(), std::size_t{0});
-  std::stable_sort(previous_positions.begin(), previous_positions.end(),
-                   [&](std::size_t a, std::size_t b) { return precedes(*queue[a], *queue[b], now); });
+  std::stable_sort(
+      previous_positions.begin(), previous_positions.end(),
+      [&](std::size_t a, std::size_t b) { return precedes(*queue[a], *queue[b], now); });
   const bool moved = !std::is_sorted(previous_positions.begin(), previous_positions.end());
   return moved ? previous_positions : std::vector<std::size_t>{};
 }
@@ -407,7 +410,8 @@ std::vector<std::size_t> Scheduler::remove_from_queue(const std::vector<const Jo
   auto kept = front;
   auto it = front;
   for (; it != queue_.end() && to_remove > 0; ++it) {
-    const auto match = std::lower_bound(started.begin(), started.end(), *it, std::less<const Job*>());
+    const auto match =
+        std::lower_bound(started.begin(), started.end(), *it, std::less<const Job*>());
     if (match != started.end() && *match == *it) {
       positions[static_cast<std::size_t>(match - started.begin())] =
           static_cast<std::size_t>(it - front);
@@ -470,10 +474,10 @@ Time Scheduler::estimate_start(const Job& job, Time now) const {
   for (std::size_t i = 0; i < pending.previous_positions.size(); ++i) {
     queue[i] = waiting[pending.previous_positions[i]];
   }
-  const auto place =
-      queue.insert(std::upper_bound(queue.begin(), queue.end(), &queued,
-                                    [&](const Job* a, const Job* b) { return precedes(*a, *b, now); }),
-                   &queued);
+  const auto place = queue.insert(
+      std::upper_bound(queue.begin(), queue.end(), &queued,
+                       [&](const Job* a, const Job* b) { return precedes(*a, *b, now); }),
+      &queued);
   pending.position = static_cast<std::size_t>(place - queue.begin());
   return policy_->estimate_start(queued, pending, view_at(now, QueueView(queue)));
 }

@@ -14,8 +14,8 @@ using namespace json_fields;
 // batprotocol's FinalJobState, in the schema's order: flatbuffers writes an enum by name, or by
 // number when it has none.
 constexpr std::array<const char*, 5> kFinalJobStates = {
-    "COMPLETED_SUCCESSFULLY", "COMPLETED_FAILED", "COMPLETED_WALLTIME_REACHED",
-    "COMPLETED_KILLED", "REJECTED"};
+    "COMPLETED_SUCCESSFULLY", "COMPLETED_FAILED", "COMPLETED_WALLTIME_REACHED", "COMPLETED_KILLED",
+    "REJECTED"};
 
 // What Batsim 5 says of machine availability: a generic external event whose data is this JSON
 // object (Batsim's documentation of its external events).
@@ -137,7 +137,8 @@ JobCompleted parse_job_completed(const Fields& event) {
   }
   // A uint32 on the wire: Batsim's -1 (walltime reached) arrives as 4294967295.
   if (const Value* code = event.find("return_code"); code != nullptr) {
-    if (!code->IsUint()) event.fail("field 'return_code' must be a uint32, got " + json_text(*code));
+    if (!code->IsUint())
+      event.fail("field 'return_code' must be a uint32, got " + json_text(*code));
     completed.return_code = static_cast<int>(static_cast<std::int32_t>(code->GetUint()));
   }
   return completed;
@@ -162,7 +163,8 @@ BatsimNotify parse_external_event(const Fields& event) {
   if (kind == nullptr || !kind->IsString()) return notify;
   const std::string_view name(kind->GetString(), kind->GetStringLength());
   if (name != kMachineUnavailable && name != kMachineAvailable) return notify;
-  notify.type = name == kMachineUnavailable ? "event_machine_unavailable" : "event_machine_available";
+  notify.type =
+      name == kMachineUnavailable ? "event_machine_unavailable" : "event_machine_available";
   notify.resources = fields.machines("resources");
   return notify;
 }
@@ -173,7 +175,8 @@ ExecuteJob parse_execute_job(const Fields& event) {
   const Fields allocation = event.object("allocation");
   execute.alloc = allocation.machines("host_allocation");
   if (execute.alloc.empty()) event.fail("field 'allocation.host_allocation' is empty");
-  if (union_type(allocation, "executor_placement") != "PredefinedExecutorPlacementStrategyWrapper") {
+  if (union_type(allocation, "executor_placement") !=
+      "PredefinedExecutorPlacementStrategyWrapper") {
     event.fail("only a predefined executor placement is supported by batfill's stand-in");
   }
   for (const char* key : {"profile_allocation_override", "storage_placement"}) {
@@ -456,6 +459,9 @@ struct EventWriter {
   void operator()(const EstimateWaitingTimeQuery&) const { unsupported("QUERY"); }
   void operator()(const ResourceStateChanged&) const { unsupported("RESOURCE_STATE_CHANGED"); }
   void operator()(const BatsimAnswer&) const { unsupported("ANSWER"); }
+  // batfill's in-process resize events (docs/semantics.md §2.11).
+  void operator()(const ResizeRequested&) const { unsupported("RESIZE_REQUESTED"); }
+  void operator()(const GrantResize&) const { unsupported("GRANT_RESIZE"); }
   void operator()(const SimulationEnds&) const {
     write_union(w, "event", "SimulationEndsEvent");
     write_empty(w);
@@ -571,13 +577,14 @@ std::string encode_hello(const EdcHello& hello) {
   write_string(w, "decision_component_commit", hello.commit);
   w.Key("requested_simulation_features");
   w.StartObject();
-  for (const char* feature : {"dynamic_registration", "profile_reuse", "acknowledge_dynamic_jobs"}) {
+  for (const char* feature :
+       {"dynamic_registration", "profile_reuse", "acknowledge_dynamic_jobs"}) {
     write_bool(w, feature, false);
   }
   write_bool(w, "forward_profiles_on_job_submission", hello.forward_profiles_on_job_submission);
-  for (const char* feature : {"forward_profiles_on_jobs_killed",
-                              "forward_profiles_on_simulation_begins",
-                              "forward_unknown_external_events"}) {
+  for (const char* feature :
+       {"forward_profiles_on_jobs_killed", "forward_profiles_on_simulation_begins",
+        "forward_unknown_external_events"}) {
     write_bool(w, feature, false);
   }
   w.EndObject();

@@ -217,7 +217,6 @@ Event parse_event(const Value& value, rapidjson::SizeType index) {
 
 // ---- Writing ---------------------------------------------------------------------------------
 
-
 void write_job(Writer& writer, const SubmittedJob& job) {
   writer.StartObject();
   write_string(writer, wire::kJobId, job.id);
@@ -397,6 +396,8 @@ struct DataWriter {
   }
   void operator()(const BatsimAnswer& e) const { write_raw_object(w, e.data_json, "ANSWER data"); }
   void operator()(const SimulationEnds&) const { empty(); }
+  void operator()(const ResizeRequested&) const { in_process_only("RESIZE_REQUESTED"); }
+  void operator()(const GrantResize&) const { in_process_only("GRANT_RESIZE"); }
   // Decisions: exactly the members Batsim accepts (docs/protocol.md §4.1, §5); a
   // RejectJob's reason stays in the process.
   void operator()(const ExecuteJob& e) const {
@@ -433,6 +434,11 @@ struct DataWriter {
   void empty() const {
     w.StartObject();
     w.EndObject();
+  }
+  // Batsim cannot grow an allocation (docs/semantics.md §2.11).
+  [[noreturn]] static void in_process_only(const char* what) {
+    throw std::invalid_argument(std::string(what) +
+                                " is batfill's own event, never sent to Batsim");
   }
 };
 

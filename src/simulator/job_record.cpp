@@ -21,6 +21,18 @@ const char* state_name(FinalState state) {
 
 std::string to_string(FinalState state) { return state_name(state); }
 
+const char* outcome_name(ResizeRecord::Outcome outcome) {
+  switch (outcome) {
+    case ResizeRecord::Outcome::kGranted:
+      return "granted";
+    case ResizeRecord::Outcome::kCancelled:
+      return "cancelled";
+    case ResizeRecord::Outcome::kPending:
+      return "pending";
+  }
+  return "pending";
+}
+
 JobRecord record_of(const workload::WorkloadJob& job) {
   JobRecord record;
   record.job = job.job;

@@ -11,6 +11,8 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "batfill/common/csv_field.hpp"
+
 namespace batfill::simulator {
 namespace {
 
@@ -49,26 +51,6 @@ void append_time_or_none(std::string& out, Time t) {
   }
 }
 
-// A text cell: quoted (RFC 4180, `"` doubled) only when it holds a comma, a quote or a line
-// break, so ordinary ids stay as Batsim writes them and no id can split a row
-// (docs/semantics.md §6.1).
-void append_text_field(std::string& out, const std::string& text) {
-  // A plain loop: find_first_of searches the text once per special character.
-  const bool plain = std::none_of(text.begin(), text.end(), [](char c) {
-    return c == ',' || c == '"' || c == '\r' || c == '\n';
-  });
-  if (plain) {
-    out += text;
-    return;
-  }
-  out += '"';
-  for (const char c : text) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  out += '"';
-}
-
 // Rows are written to the stream in blocks of about this size.
 constexpr std::size_t kWriteBlock = 1 << 16;
 
@@ -78,11 +60,11 @@ constexpr const char* kJobsHeader =
     "waiting_time,turnaround_time,stretch,allocated_resources,consumed_energy,metadata\n";
 
 void append_job_row(std::string& rows, const JobRecord& job) {
-  append_text_field(rows, job.job.id);
+  append_csv_field(rows, job.job.id);
   rows += ',';
-  append_text_field(rows, job.workload_name);
+  append_csv_field(rows, job.workload_name);
   rows += ',';
-  append_text_field(rows, job.profile);
+  append_csv_field(rows, job.profile);
   rows += ',';
   append_seconds(rows, job.job.submit_time);
   rows += ',';
@@ -317,25 +299,39 @@ std::string with_directory(const std::string& prefix) {
 }
 }  // namespace
 
-OutputFiles::OutputFiles(const std::string& prefix, std::shared_ptr<const QueueConfig> queues)
+OutputFiles::OutputFiles(const std::string& prefix, std::shared_ptr<const QueueConfig> queues,
+                         bool resizes)
     : prefix_(with_directory(prefix)),
       jobs_file_(open_output(prefix_ + "_jobs.csv")),
       jobs_(jobs_file_) {
   if (queues) queues_.emplace(std::move(queues));
+  if (!resizes) return;
+  resizes_file_ = open_output(prefix_ + "_resizes.csv");
+  resizes_.emplace(resizes_file_);
 }
 
 OutputFiles::~OutputFiles() {
   if (finished_) return;
   jobs_file_.close();
+  resizes_file_.close();
   std::error_code ignored;
   std::filesystem::remove(prefix_ + "_jobs.csv", ignored);
+  if (resizes_) std::filesystem::remove(prefix_ + "_resizes.csv", ignored);
 }
 
 void OutputFiles::job_ended(const JobRecord& job) {
   jobs_.write(job);
   metrics_.add(job);
   reasons_.add(job);
+  resize_figures_.add(job);
   if (queues_) queues_->add(job);
+  if (resizes_) resizes_->write(job);
+}
+
+std::string OutputFiles::names() const {
+  std::string names = prefix_ + "_jobs.csv, " + prefix_ + "_schedule.csv";
+  if (resizes_) names += ", " + prefix_ + "_resizes.csv";
+  return names;
 }
 
 void OutputFiles::finish(const ScheduleMetrics& metrics, RunInfo& run) {
@@ -343,7 +339,8 @@ void OutputFiles::finish(const ScheduleMetrics& metrics, RunInfo& run) {
   jobs_.flush();
   std::ofstream schedule_file = open_output(prefix_ + "_schedule.csv");
   write_schedule_csv(schedule_file, metrics, run);
-  if (!jobs_file_.flush() || !schedule_file.flush()) {
+  const bool resizes_written = !resizes_ || resizes_file_.flush();
+  if (!jobs_file_.flush() || !schedule_file.flush() || !resizes_written) {
     throw std::runtime_error("error while writing outputs with prefix '" + prefix_ + "'");
   }
   finished_ = true;

@@ -21,8 +21,10 @@ class ReplyChecker {
   void check_timestamp(const protocol::Event& event, Time reply_now, Time now) const;
   // A wake-up must lie in the future, or Batsim would never send REQUESTED_CALL for it.
   void check_wake_up(Time at, Time now) const;
-  // The allocation of EXECUTE_JOB: exactly the requested size, machines that exist, none busy.
-  void check_allocation(const SimulatedJob& job, const MachineSet& alloc, Time now) const;
+  // The allocation of EXECUTE_JOB or GRANT_RESIZE (`decision`) for `id`: exactly the requested
+  // size, machines that exist, none busy.
+  void check_allocation(const char* decision, const std::string& id, int requested,
+                        const MachineSet& alloc, Time now) const;
   // A decision named a job that is not waiting: unknown, or already started or rejected.
   [[noreturn]] void reject_not_waiting(const JobTable& jobs, const std::string& id,
                                        const char* decision, Time now) const;

@@ -1,5 +1,7 @@
 #include "simulated_job.hpp"
 
+#include <algorithm>
+
 namespace batfill::simulator {
 
 void fill_simulated_job(SimulatedJob& job, const workload::WorkloadJob& source,
@@ -18,6 +20,12 @@ void fill_simulated_job(SimulatedJob& job, const workload::WorkloadJob& source,
   record.finish_time = 0;
   record.machines.clear();
   record.reject_reason.clear();
+  record.resizes.clear();
+  record.resizes_not_made = 0;
+  // In the order they fall due, which is the order they are made and numbered.
+  job.resize_plan = source.resizes;
+  std::stable_sort(job.resize_plan.begin(), job.resize_plan.end(),
+                   [](const auto& a, const auto& b) { return a.after < b.after; });
   job.stage = JobStage::kNotSubmitted;
 }
 

@@ -16,9 +16,10 @@ namespace batfill::simulator {
 // Held only while the job is in flight (submitted and not yet ended, docs/semantics.md §5.11):
 // what the stand-in needs of the workload job is copied in, so the reader can move on.
 struct SimulatedJob {
-  const workload::Profile* profile = nullptr;  // null when the job names an unknown profile
-  std::string batsim_id;                       // "w0!<id>", as messages name the job
-  std::string extra_json;                      // the job's user fields (Batsim JSON)
+  const workload::Profile* profile = nullptr;        // null when the job names an unknown profile
+  std::string batsim_id;                             // "w0!<id>", as messages name the job
+  std::string extra_json;                            // the job's user fields (Batsim JSON)
+  std::vector<workload::ResizeRequest> resize_plan;  // the requests it makes once running
   JobRecord record;
   JobStage stage = JobStage::kNotSubmitted;
   std::uint64_t submit_order = 0;  // how many jobs were submitted before this one

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <map>
 #include <set>
 #include <stdexcept>
 #include <string_view>
@@ -75,9 +76,11 @@ class BatsimStandIn {
   }
 
   void begin_simulation() {
+    protocol::SimulationBegins begins =
+        simulation_begins(platform_, options_.sched_config, kWorkloadName, stream_.workload().path);
+    begins.resize_requests_replayed = options_.replay_resize_requests;
     protocol::Message request;
-    request.events.push_back({0, simulation_begins(platform_, options_.sched_config, kWorkloadName,
-                                                   stream_.workload().path)});
+    request.events.push_back({0, std::move(begins)});
     apply_reply(exchange(request));
   }
 
@@ -92,6 +95,7 @@ class BatsimStandIn {
   Time wait_for_next_instant() {
     Time next = executor_.next_delay_end();
     if (!wake_ups_.empty()) next = std::min(next, *wake_ups_.begin());
+    if (!resizes_due_.empty()) next = std::min(next, resizes_due_.begin()->first);
     if (next_job_ != nullptr) next = std::min(next, next_job_->job.submit_time);
     if (next == kNever && !executor_.parallel_running()) ReplyChecker::throw_deadlock(jobs_);
     return last_now_ = executor_.wait_until(next, last_now_);
@@ -113,6 +117,7 @@ class BatsimStandIn {
     if (submissions_left && next_job_ == nullptr) {
       request_.events.push_back({now, protocol::BatsimNotify{"no_more_static_job_to_submit", {}}});
     }
+    make_resize_requests(now);
     while (!wake_ups_.empty() && *wake_ups_.begin() <= now) {
       request_.events.push_back({*wake_ups_.begin(), protocol::RequestedCall{}});
       wake_ups_.erase(wake_ups_.begin());
@@ -136,6 +141,7 @@ class BatsimStandIn {
       job.record.finish_time = completion.time;
       job.record.state = completion.state;
       checker_.release(job.record.machines);
+      end_resizes(job, completion.time);
       finish(completion.job);  // before the event, which takes the record's machines
       request_.events.push_back({completion.time, job_completed(job, completion.state)});
     }
@@ -181,6 +187,10 @@ class BatsimStandIn {
   void finish(std::size_t index) {
     SimulatedJob& job = jobs_[index];
     job.stage = JobStage::kEnded;
+    if (options_.replay_resize_requests) {
+      job.record.resizes_not_made =
+          static_cast<int>(job.resize_plan.size() - job.record.resizes.size());
+    }
     job_ended_(job.record);
     ++ended_;
     --in_flight_;
@@ -217,6 +227,8 @@ class BatsimStandIn {
         jobs_[index].record.state = FinalState::kRejected;
         jobs_[index].record.reject_reason = rejection_reason(*reject);
         finish(index);
+      } else if (auto* grant = std::get_if<protocol::GrantResize>(&event.data)) {
+        grant_resize(grant->request_id, std::move(grant->alloc));
       } else if (const auto* call = std::get_if<protocol::CallMeLater>(&event.data)) {
         checker_.check_wake_up(call->at, now);
         wake_ups_.insert(call->at);
@@ -229,12 +241,85 @@ class BatsimStandIn {
   void start(std::size_t index, MachineSet alloc) {
     const Time now = last_now_;
     SimulatedJob& job = jobs_[index];
-    checker_.check_allocation(job, alloc, now);
+    checker_.check_allocation("EXECUTE_JOB", job.batsim_id, job.record.job.nodes, alloc, now);
     checker_.occupy(alloc);
     job.stage = JobStage::kRunning;
     job.record.start_time = now;
     job.record.machines = std::move(alloc);
     executor_.start(index, job.batsim_id, job.record.job, *job.profile, job.record.machines, now);
+    if (!options_.replay_resize_requests) return;
+    for (std::size_t rank = 0; rank < job.resize_plan.size(); ++rank) {
+      resizes_due_.emplace(now + job.resize_plan[rank].after, std::pair{index, rank});
+    }
+  }
+
+  // Resize requests (docs/semantics.md §2.11) come after the instant's completions and
+  // submissions, in the order they fell due; a job that ended by now makes none (end_resizes
+  // dropped them).
+  void make_resize_requests(Time now) {
+    while (!resizes_due_.empty() && resizes_due_.begin()->first <= now) {
+      const auto [index, rank] = resizes_due_.begin()->second;
+      resizes_due_.erase(resizes_due_.begin());
+      SimulatedJob& job = jobs_[index];
+      ResizeRecord request;
+      request.request_id = resize_request_id(job.batsim_id, job.record.resizes.size() + 1);
+      request.request_time = now;
+      request.nodes = job.resize_plan[rank].nodes;
+      pending_resizes_.emplace(request.request_id, index);
+      request_.events.push_back(
+          {now, protocol::ResizeRequested{job.batsim_id, request.request_id, request.nodes}});
+      job.record.resizes.push_back(std::move(request));
+    }
+  }
+
+  void grant_resize(const std::string& request_id, MachineSet alloc) {
+    const Time now = last_now_;
+    const auto pending = pending_resizes_.find(request_id);
+    if (pending == pending_resizes_.end()) {
+      throw std::runtime_error("invalid decision at t=" + format_seconds(now) +
+                               ": GRANT_RESIZE of " + quoted(request_id) +
+                               ", which is no pending resize request");
+    }
+    ResizeRecord& request = resize_record(jobs_[pending->second], request_id);
+    pending_resizes_.erase(pending);
+    checker_.check_allocation("GRANT_RESIZE", request_id, request.nodes, alloc, now);
+    checker_.occupy(alloc);
+    request.outcome = ResizeRecord::Outcome::kGranted;
+    request.grant_time = now;
+    request.machines = std::move(alloc);
+  }
+
+  static ResizeRecord& resize_record(SimulatedJob& job, const std::string& request_id) {
+    return *std::find_if(job.record.resizes.begin(), job.record.resizes.end(),
+                         [&](const ResizeRecord& r) { return r.request_id == request_id; });
+  }
+
+  // At the job's end its granted machines come back and its pending requests are cancelled;
+  // the requests it would have made later are never made.
+  void end_resizes(SimulatedJob& job, Time end) {
+    for (ResizeRecord& request : job.record.resizes) {
+      request.release_time = end;
+      if (request.outcome == ResizeRecord::Outcome::kGranted) {
+        checker_.release(request.machines);
+      } else {
+        request.outcome = ResizeRecord::Outcome::kCancelled;
+        pending_resizes_.erase(request.request_id);
+      }
+    }
+    for (std::size_t rank = job.record.resizes.size(); rank < job.resize_plan.size(); ++rank) {
+      drop_due_resize(job, rank);
+    }
+  }
+
+  void drop_due_resize(const SimulatedJob& job, std::size_t rank) {
+    const auto [first, last] =
+        resizes_due_.equal_range(job.record.start_time + job.resize_plan[rank].after);
+    for (auto it = first; it != last; ++it) {
+      if (&jobs_[it->second.first] == &job && it->second.second == rank) {
+        resizes_due_.erase(it);
+        return;
+      }
+    }
   }
 
   workload::JobStream& stream_;
@@ -261,6 +346,11 @@ class BatsimStandIn {
   std::size_t ended_ = 0;
   std::multiset<Time> wake_ups_;
   Time last_now_ = 0;
+  // Resize requests to make, by time: the job's slot and the request's rank in its plan. Equal
+  // times keep the order the jobs started in.
+  std::multimap<Time, std::pair<std::size_t, std::size_t>> resizes_due_;
+  // Requests made and neither granted nor cancelled, by id: the job's slot.
+  std::unordered_map<std::string, std::size_t> pending_resizes_;
 
   protocol::Message request_;          // the instant's request, see collect_events()
   std::vector<Completion> ended_now_;  // the instant's completions, see collect_events()

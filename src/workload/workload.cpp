@@ -29,26 +29,27 @@ std::string too_large(const std::string& path) {
   return "workload '" + path + "' is larger than 2 GiB (uncompressed), batfill's limit";
 }
 
-std::string load_file(const std::string& path) {
+// `what` names the file in errors: "workload", "resize file".
+std::string load_file(const std::string& path, const std::string& what = "workload") {
   std::error_code error;
   if (std::filesystem::is_directory(path, error)) {
-    throw std::runtime_error("cannot read workload '" + path + "': it is a directory");
+    throw std::runtime_error("cannot read " + what + " '" + path + "': it is a directory");
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    throw std::runtime_error("cannot open workload '" + path + "': " + std::strerror(errno));
+    throw std::runtime_error("cannot open " + what + " '" + path + "': " + std::strerror(errno));
   }
   // One read into a buffer of the file's size: streaming through a stringstream copied the
   // bytes twice.
   in.seekg(0, std::ios::end);
   const std::streamoff size = in.tellg();
   in.seekg(0, std::ios::beg);
-  if (size < 0 || !in) throw std::runtime_error("cannot read workload '" + path + "'");
+  if (size < 0 || !in) throw std::runtime_error("cannot read " + what + " '" + path + "'");
   if (static_cast<std::uintmax_t>(size) > kMaxWorkloadBytes)
     throw std::runtime_error(too_large(path));
   std::string bytes(static_cast<std::size_t>(size), '\0');
   in.read(bytes.data(), size);
-  if (in.gcount() != size) throw std::runtime_error("cannot read workload '" + path + "'");
+  if (in.gcount() != size) throw std::runtime_error("cannot read " + what + " '" + path + "'");
   return bytes;
 }
 
@@ -171,6 +172,10 @@ Workload read_workload(const std::string& path, const ReadOptions& options) {
       return read_drevt_csv(path, text);
   }
   throw std::logic_error("unhandled workload format");
+}
+
+void add_resize_requests(const std::string& path, Workload& workload) {
+  add_resize_requests(path, load_file(path, "resize file"), workload);
 }
 
 std::unique_ptr<JobStream> open_job_stream(const std::string& path, const ReadOptions& options) {

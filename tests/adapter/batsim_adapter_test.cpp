@@ -395,6 +395,51 @@ TEST(BatsimAdapter, WarnsOnceOfAJobCarryingResizeRequestsAndRunsIt) {
   EXPECT_EQ(log.find("job 'w0!2' carries"), std::string::npos) << log;
 }
 
+// The embedded simulator's own resize events (docs/semantics.md §2.11), 4 machines, easy: a
+// (2 nodes) starts at 0 on 0-1; at 10 s its first request, for 2 nodes, finds nothing waiting
+// and is granted the free 2-3 at once. A job whose requests the simulator replays gets no
+// warning. A request named otherwise than the core names it, or of a job not running, is
+// refused naming the event.
+TEST(BatsimAdapter, ReplayedResizeRequestsAreGrantedOrRefused) {
+  const auto started_adapter = [](std::ostringstream& log) {
+    auto adapter =
+        std::make_unique<BatsimAdapter>("easy", SchedulerOptions{}, Log(Verbosity::kQuiet, log));
+    SimulationBegins begins = platform(4);
+    begins.resize_requests_replayed = true;
+    adapter->exchange(request(0, {begins}));
+    JobSubmitted a = submission("w0!a", 2);
+    a.job.extra_json = R"({"resize":[{"after":10,"nodes":2}]})";
+    const Message started = adapter->exchange(request(0, {a}));
+    EXPECT_EQ(to_string(std::get<ExecuteJob>(started.events.at(0).data).alloc), "0-1");
+    return adapter;
+  };
+  std::ostringstream log;
+  const auto adapter = started_adapter(log);
+  const Message reply =
+      adapter->exchange(request(from_seconds(10), {ResizeRequested{"w0!a", "w0!a#resize1", 2}}));
+  ASSERT_EQ(reply.events.size(), 1U);
+  const auto& grant = std::get<GrantResize>(reply.events[0].data);
+  EXPECT_EQ(grant.request_id, "w0!a#resize1");
+  EXPECT_EQ(to_string(grant.alloc), "2-3");
+  EXPECT_EQ(log.str().find("carries resize requests"), std::string::npos) << log.str();
+
+  const auto error_of = [&](const ResizeRequested& requested) -> std::string {
+    std::ostringstream quiet;
+    const auto fresh = started_adapter(quiet);
+    try {
+      fresh->exchange(request(from_seconds(10), {requested}));
+    } catch (const ProtocolError& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  EXPECT_EQ(error_of({"w0!a", "w0!a#resize2", 1}),
+            "event 0 (RESIZE_REQUESTED): field 'request_id': 'w0!a#resize2', but job 'w0!a' makes "
+            "request 'w0!a#resize1'");
+  EXPECT_EQ(error_of({"w0!z", "w0!z#resize1", 1}),
+            "event 0 (RESIZE_REQUESTED): resize request of job 'w0!z', which is not running");
+}
+
 // A real Batsim reports a walltime kill late, possibly in one message with another job's early
 // completion (docs/protocol.md §5.6). conservative-classic, 10 machines: A (6, 11 s) and E (4,
 // 50 s) start at 0; H (6, 100 s) at 1 is reserved from A's planned end, 11; B (5, 10,000 s) at

@@ -36,7 +36,10 @@ const Time kNow = from_seconds(5);
 
 // The error of starting job 1, which requests 2 machines, on `alloc` at 5 s.
 std::string allocation_error(const ReplyChecker& checker, const MachineSet& alloc) {
-  return error_of([&] { checker.check_allocation(waiting_job("1", 2), alloc, kNow); });
+  const SimulatedJob job = waiting_job("1", 2);
+  return error_of([&] {
+    checker.check_allocation("EXECUTE_JOB", job.batsim_id, job.record.job.nodes, alloc, kNow);
+  });
 }
 
 TEST(ReplyChecker, AllocationMustHaveTheRequestedSize) {

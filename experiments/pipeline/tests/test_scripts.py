@@ -87,6 +87,24 @@ class Scripts(unittest.TestCase):
         self.assertEqual(float(r["mean_wait"]), 5.0)
         self.assertEqual(float(r["max_wait"]), 10.0)
 
+    def test_resize_requests(self):
+        # Job 1: 9 nodes, ran 101 s of a 200 s limit: asks after 50 s for ceil(2.25) = 3 nodes.
+        # Job 2: field 8 missing, so field 5's 4 nodes; ran 300 s but its limit is 100 s: asks
+        # after 50 s for 1. Job 3 ran 1 s and job 4 has no nodes: never chosen.
+        f = tempfile.NamedTemporaryFile("w", suffix=".swf", delete=False)
+        f.write("; MaxProcs: 16\n"
+                "1 0 -1 101 9 -1 -1 9 200 -1 1 1 -1 -1 1 -1 -1 -1\n"
+                "2 0 -1 300 4 -1 -1 -1 100 -1 1 1 -1 -1 1 -1 -1 -1\n"
+                "3 0 -1 1 4 -1 -1 4 100 -1 1 1 -1 -1 1 -1 -1 -1\n"
+                "4 0 -1 50 -1 -1 -1 -1 100 -1 1 1 -1 -1 1 -1 -1 -1\n")
+        f.close()
+        self.addCleanup(os.unlink, f.name)
+        sys.path.insert(0, os.path.join(HERE, "..", "reproductions", "resize"))
+        from make_requests import requests
+        self.assertEqual(requests(f.name, seed=1, fraction=1.0, growth=0.25),
+                         [("1", 50, 3), ("2", 50, 1)])
+        self.assertEqual(len(requests(f.name, seed=1, fraction=0.5, growth=0.25)), 1)
+
 
 if __name__ == "__main__":
     unittest.main()

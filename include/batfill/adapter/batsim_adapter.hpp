@@ -11,7 +11,8 @@
 //      free their machines like finished ones);
 //   3. every JOB_SUBMITTED, in job-id order (w0!9 before w0!10), never message order, each with
 //      submit_time = the request's `now`;
-//   4. NOTIFY event_machine_unavailable / event_machine_available;
+//   4. NOTIFY event_machine_unavailable / event_machine_available, then the embedded
+//      simulator's RESIZE_REQUESTED (docs/semantics.md §2.11);
 //   5. one scheduling pass at `now` (again after correcting jobs just started with a zero
 //      prediction), and a CALL_ME_LATER if a prediction expires later;
 // then QUERY estimate_waiting_time is answered from the state after the pass. The reply echoes
@@ -92,6 +93,7 @@ class BatsimAdapter : public protocol::DecisionProcess {
     std::vector<std::pair<EventPosition, const protocol::JobSubmitted*>> submissions;
     std::vector<std::pair<EventPosition, const protocol::BatsimNotify*>> notifications;
     std::vector<const protocol::EstimateWaitingTimeQuery*> queries;
+    std::vector<std::pair<EventPosition, const protocol::ResizeRequested*>> resize_requests;
     bool ends = false;
   };
 
@@ -113,6 +115,7 @@ class BatsimAdapter : public protocol::DecisionProcess {
   void correct_expired_at_start(Time now, protocol::Message& reply);
   void ask_wake_up(Time now, protocol::Message& reply);
   void notify(const protocol::BatsimNotify& notification, const EventPosition& where);
+  void request_resizes(const Instant& instant, Time now);
   protocol::Message end(Time now);
   void decide(Time now, protocol::Message& reply);
   void answer(const std::vector<const protocol::EstimateWaitingTimeQuery*>& queries, Time now,
@@ -138,6 +141,9 @@ class BatsimAdapter : public protocol::DecisionProcess {
   IdSet rejected_;
   std::vector<Decision> decisions_;  // one pass's, its buffer kept from pass to pass
   std::set<Time> wake_ups_;          // CALL_ME_LATER times asked for and not yet reached
+  // The embedded simulator replays resize requests (docs/semantics.md §2.11): a job carrying
+  // them needs no warning then.
+  bool resize_requests_replayed_ = false;
   bool no_more_external_events_ = false;
   bool finished_ = false;
   Time last_now_ = 0;  // the latest request's `now`

@@ -28,9 +28,28 @@ struct ScheduledJob {
 // std::runtime_error naming `path`, the line and the column for anything unreadable.
 std::vector<ScheduledJob> read_jobs_csv(const std::string& path, const std::string& text);
 
+// One row of batfill's PREFIX_resizes.csv (docs/semantics.md §2.11): a resize request a job
+// made, and the machines it was granted until the job's end.
+struct ScheduledResize {
+  std::string job_id;
+  int line = 0;  // 1-based line in the resize file, for messages
+  Time request = 0;
+  int nodes = 0;
+  bool granted = false;  // else cancelled at `release`, the job's end
+  Time grant = 0;
+  MachineSet machines;
+  Time release = 0;
+};
+
+// Reads PREFIX_resizes.csv text; errors as read_jobs_csv's.
+std::vector<ScheduledResize> read_resizes_csv(const std::string& path, const std::string& text);
+
 struct CheckOptions {
   std::optional<int> machine_count;                   // allocations must lie in [0, machine_count)
   std::optional<std::set<std::string>> workload_ids;  // every id must appear exactly once
+  // The run's resize requests: each made while its job ran, released at its end, and its
+  // granted machines held by nobody else meanwhile.
+  std::vector<ScheduledResize> resizes;
 };
 
 // Every violation found, one line each, naming the jobs and the time; empty when valid.

@@ -52,6 +52,11 @@ struct Job {
   bool is_resize_request() const { return !resize_of.empty(); }
 };
 
+// The id of a job's `rank`-th resize request (from 1): "ID#resizeK" (docs/semantics.md §2.11).
+inline JobId resize_request_id(const JobId& job, std::size_t rank) {
+  return job + "#resize" + std::to_string(rank);
+}
+
 // What planning uses as the job's runtime: its prediction, else its walltime (docs/semantics.md
 // §2.9). With the default predictor (`requested`) both are the walltime, the spec's pessimistic
 // planning.

@@ -31,6 +31,9 @@ struct SimulationBegins {
   std::vector<ComputeResource> compute_resources;  // ids 0..n-1, in Batsim's id order
   std::string sched_config;                        // config.sched-config ("" when absent)
   std::map<std::string, std::string> workloads;    // name -> path
+  // batfill's own, in-process only (never on a wire): the embedded simulator makes its jobs'
+  // resize requests as ResizeRequested events (docs/semantics.md §2.11).
+  bool resize_requests_replayed = false;
 };
 
 // The job object of JOB_SUBMITTED. `extra_json` keeps user fields verbatim (a JSON object text
@@ -99,6 +102,15 @@ struct BatsimAnswer {
 
 struct SimulationEnds {};
 
+// batfill's own extension, in-process only: no Batsim can grow an allocation, so the codecs
+// never write these (docs/semantics.md §2.11). A running job asks for `nodes` more machines;
+// the request is named resize_request_id(job_id, K) for the job's K-th request.
+struct ResizeRequested {
+  std::string job_id;
+  std::string request_id;
+  int nodes = 0;
+};
+
 // ---- scheduler -> Batsim -------------------------------------------------------------------
 
 struct ExecuteJob {
@@ -117,6 +129,11 @@ struct CallMeLater {
   Time at = 0;  // strictly after Batsim's clock
 };
 
+// The scheduler grants a pending resize request these machines, the job's until it ends.
+struct GrantResize {
+  std::string request_id;
+  MachineSet alloc;
+};
 struct EstimateWaitingTimeAnswer {
   std::string job_id;
   Time estimated_waiting_time = 0;  // -1 s (from_seconds(-1)) when the job can never start
@@ -125,7 +142,8 @@ struct EstimateWaitingTimeAnswer {
 using EventData =
     std::variant<SimulationBegins, JobSubmitted, JobCompleted, JobKilled, RequestedCall,
                  BatsimNotify, EstimateWaitingTimeQuery, ResourceStateChanged, BatsimAnswer,
-                 SimulationEnds, ExecuteJob, RejectJob, CallMeLater, EstimateWaitingTimeAnswer>;
+                 SimulationEnds, ResizeRequested, ExecuteJob, RejectJob, CallMeLater, GrantResize,
+                 EstimateWaitingTimeAnswer>;
 
 struct Event {
   Time timestamp = 0;

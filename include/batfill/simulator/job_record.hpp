@@ -24,6 +24,22 @@ std::string to_string(FinalState state);
 const char* state_name(FinalState state);
 using batfill::to_string;  // keeps to_string(MachineSet) visible beside the overload above
 
+// One resize request a job made (docs/semantics.md §2.11): a row of PREFIX_resizes.csv.
+struct ResizeRecord {
+  enum class Outcome { kPending, kGranted, kCancelled };
+  std::string request_id;  // as messages name it: "w0!<id>#resizeK"
+  Time request_time = 0;
+  int nodes = 0;
+  Outcome outcome = Outcome::kPending;
+  Time grant_time = 0;    // granted requests only
+  MachineSet machines;    // granted requests only
+  Time release_time = 0;  // the job's end: granted machines given back, or the request cancelled
+
+  Time waiting_time() const { return grant_time - request_time; }
+};
+
+const char* outcome_name(ResizeRecord::Outcome outcome);
+
 struct JobRecord {
   std::string workload_name = "w0";
   Job job;  // as the workload submits it: the id without the "w0!" prefix, as Batsim writes it
@@ -33,6 +49,8 @@ struct JobRecord {
   Time finish_time = 0;  // executed jobs only
   MachineSet machines;   // executed jobs only
   std::string reject_reason;
+  std::vector<ResizeRecord> resizes;  // the requests it made, in order (executed jobs only)
+  int resizes_not_made = 0;           // requests that never fell due while it ran
 
   bool executed() const { return state != FinalState::kRejected; }
   Time execution_time() const { return finish_time - start_time; }

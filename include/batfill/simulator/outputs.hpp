@@ -12,6 +12,7 @@
 
 #include "batfill/core/queue_config.hpp"
 #include "batfill/simulator/job_record.hpp"
+#include "batfill/simulator/resize_outputs.hpp"
 
 namespace batfill::simulator {
 
@@ -100,13 +101,17 @@ void write_summary(std::ostream& out, const RejectionReasons& reasons,
 class OutputFiles {
  public:
   // `queues`: the configured queues whose figures are gathered (null: none).
+  // `resizes`: also write PREFIX_resizes.csv (resize_outputs.hpp).
   explicit OutputFiles(const std::string& prefix,
-                       std::shared_ptr<const QueueConfig> queues = nullptr);
+                       std::shared_ptr<const QueueConfig> queues = nullptr, bool resizes = false);
   ~OutputFiles();
   void job_ended(const JobRecord& job);
   // The metrics of the jobs ended so far.
   ScheduleMetrics metrics(int machine_count) const { return metrics_.metrics(machine_count); }
   const RejectionReasons& reasons() const { return reasons_; }
+  const ResizeFigures& resize_figures() const { return resize_figures_; }
+  // The files written, for the summary: "PREFIX_jobs.csv, PREFIX_schedule.csv" and so on.
+  std::string names() const;
   // Completes PREFIX_jobs.csv and writes PREFIX_schedule.csv.
   void finish(const ScheduleMetrics& metrics, RunInfo& run);  // sets run.queue_figures
 
@@ -117,6 +122,9 @@ class OutputFiles {
   MetricsAccumulator metrics_;
   RejectionReasons reasons_;
   std::optional<QueueFigures> queues_;
+  std::ofstream resizes_file_;  // open only when the run makes resize requests
+  std::optional<ResizesCsvWriter> resizes_;
+  ResizeFigures resize_figures_;
   bool finished_ = false;
 };
 

@@ -90,5 +90,7 @@ Workload read_drevt_csv(const std::string& path, const std::string& text);
 // nodes that are not a positive integer, a negative or unreadable `after`, and an `after` at or
 // beyond the job's run limit (the request could never be made).
 void add_resize_requests(const std::string& path, const std::string& text, Workload& workload);
+// The same, reading the file at `path` (the --resize option).
+void add_resize_requests(const std::string& path, Workload& workload);
 
 }  // namespace batfill::workload
