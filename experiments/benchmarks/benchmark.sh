@@ -7,7 +7,7 @@ cd "$(dirname "$0")/../.."
 build=${1:-build}
 batfill="$build/batfill"
 traces=(KTH-SP2-1996-2.1-cln CTC-SP2-1996-3.1-cln SDSC-BLUE-2000-4.2-cln)
-policies=$("$batfill" policies | cut -f1)
+policies=$("$batfill" policies | grep -v '^-' | cut -f1)
 out=experiments/benchmarks/benchmark.md
 tmp=$(mktemp -d)
 {

@@ -103,7 +103,7 @@ void BatsimAdapter::apply_instant(Instant& instant, Time now) {
   }
   submit(instant.submissions, now);
   for (const auto& [where, notification] : instant.notifications) notify(*notification, where);
-  request_resizes(instant, now);
+  if (!instant.resize_requests.empty()) request_resizes(instant, now);
 }
 
 // Requests join the queue after the instant's completions and submissions (docs/semantics.md
@@ -195,19 +195,16 @@ void BatsimAdapter::check_clock(Time now) {
   last_now_ = now;
 }
 
-// SIMULATION_BEGINS creates the core, so it must come before every other event; Batsim sends
-// it alone (docs/protocol.md §5.10).
+// SIMULATION_BEGINS creates the core, so it must be the first event; Batsim sends it alone
+// (docs/protocol.md §5.10). One found later is refused by gather_instant.
 void BatsimAdapter::begin_if_asked(const Message& request) {
-  for (std::size_t i = 0; i < request.events.size(); ++i) {
-    const EventData& data = request.events[i].data;
-    const auto* begins = std::get_if<SimulationBegins>(&data);
-    if (begins == nullptr) continue;
-    const EventPosition where{i, &data};
-    if (started()) fail(where, "the simulation has already begun");
-    if (i != 0)
-      fail(EventPosition{0, &request.events[0].data}, "received before SIMULATION_BEGINS");
-    begin(*begins, where);
-  }
+  if (request.events.empty()) return;
+  const EventData& data = request.events.front().data;
+  const auto* begins = std::get_if<SimulationBegins>(&data);
+  if (begins == nullptr) return;
+  const EventPosition where{0, &data};
+  if (started()) fail(where, "the simulation has already begun");
+  begin(*begins, where);
 }
 
 // The message order does not matter: only the steps of the instant do.
@@ -215,9 +212,12 @@ BatsimAdapter::Instant BatsimAdapter::gather_instant(const Message& request) {
   Instant instant;
   for (std::size_t i = 0; i < request.events.size(); ++i) {
     const EventData& data = request.events[i].data;
-    if (std::holds_alternative<SimulationBegins>(data)) continue;
     const EventPosition where{i, &data};
     if (!started()) fail(where, "received before SIMULATION_BEGINS");
+    if (std::holds_alternative<SimulationBegins>(data)) {
+      if (i == 0) continue;  // begin_if_asked began with it
+      fail(where, "the simulation has already begun");
+    }
     file_event(where, request.events[i].timestamp, instant);
   }
   return instant;

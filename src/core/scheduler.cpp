@@ -28,11 +28,12 @@ Scheduler::Scheduler(int machine_count, std::unique_ptr<Policy> policy, Schedule
   queues_.validate();
 }
 
-const QueueSpec& Scheduler::queue_of(const Job& job) const {
+// Inline: both run for every comparison of the wait queue's order.
+inline const QueueSpec& Scheduler::queue_of(const Job& job) const {
   return queues_.queues[static_cast<std::size_t>(job.queue_index)];
 }
 
-bool Scheduler::precedes(const Job& a, const Job& b, Time now) const {
+inline bool Scheduler::precedes(const Job& a, const Job& b, Time now) const {
   const int pa = queue_of(a).priority;
   const int pb = queue_of(b).priority;
   if (pa != pb) return pa > pb;
@@ -437,7 +438,8 @@ void Scheduler::start(const Job& waiting, std::size_t position, Time now,
     pending_resizes_.erase(std::find(pending_resizes_.begin(), pending_resizes_.end(), &waiting));
   }
   const auto it = waiting_.find(waiting.id);
-  RunningJob running;
+  // Made in place: a RunningJob moved into the table costs a Job move per start.
+  RunningJob& running = running_.try_emplace(it->first).first->second;
   running.job = std::move(it->second);  // `waiting` refers to it: not used below
   waiting_.erase(it);
   const Job& job = running.job;
@@ -452,11 +454,9 @@ void Scheduler::start(const Job& waiting, std::size_t position, Time now,
   decision.job_id = job.id;
   decision.machines = running.machines;
   decisions.push_back(std::move(decision));
-  const JobId id = job.id;
-  RunningJob& stored = running_.emplace(id, std::move(running)).first->second;
   // A granted resize is planned to end with its job, which follow_correction keeps.
-  if (!stored.job.is_resize_request()) track_expiry(stored);
-  policy_->on_job_started(stored.job, position);
+  if (!job.is_resize_request()) track_expiry(running);
+  policy_->on_job_started(job, position);
 }
 
 Time Scheduler::estimate_start(const Job& job, Time now) const {

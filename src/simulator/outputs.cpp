@@ -87,7 +87,12 @@ void append_job_row(std::string& rows, const JobRecord& job) {
       append_seconds(rows, t);
       rows += ',';
     }
-    append_fixed6(rows, stretch);
+    // A job that never waited has a stretch of exactly 1: no double to format.
+    if (turnaround == execution) {
+      rows += "1.000000";
+    } else {
+      append_fixed6(rows, stretch);
+    }
     rows += ',';
     append_machine_set(rows, job.machines);
   } else {

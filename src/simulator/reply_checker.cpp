@@ -27,21 +27,22 @@ void ReplyChecker::check_wake_up(Time at, Time now) const {
   }
 }
 
+// The message is built only on failure: this runs for every job started.
 void ReplyChecker::check_allocation(const char* decision, const std::string& id, int requested,
                                     const MachineSet& alloc, Time now) const {
-  const std::string what = std::string(decision) + " of " + quoted(id);
+  const auto what = [&] { return std::string(decision) + " of " + quoted(id); };
   const int size = machine_count(alloc);
   if (size != requested) {
-    invalid_decision(now, what + " on " + std::to_string(size) + " machines, but it requests " +
+    invalid_decision(now, what() + " on " + std::to_string(size) + " machines, but it requests " +
                               std::to_string(requested));
   }
   const int machines = busy_.size();
   if (!alloc.empty() && (boost::icl::first(alloc) < 0 || boost::icl::last(alloc) >= machines)) {
-    invalid_decision(now, what + " on machines " + quoted(to_string(alloc)) + " outside 0-" +
+    invalid_decision(now, what() + " on machines " + quoted(to_string(alloc)) + " outside 0-" +
                               std::to_string(machines - 1));
   }
   if (any_busy(alloc)) {
-    invalid_decision(now, what + " on busy machines " + quoted(to_string(busy_among(alloc))));
+    invalid_decision(now, what() + " on busy machines " + quoted(to_string(busy_among(alloc))));
   }
 }
 

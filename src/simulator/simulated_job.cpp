@@ -23,9 +23,12 @@ void fill_simulated_job(SimulatedJob& job, const workload::WorkloadJob& source,
   record.resizes.clear();
   record.resizes_not_made = 0;
   // In the order they fall due, which is the order they are made and numbered.
-  job.resize_plan = source.resizes;
-  std::stable_sort(job.resize_plan.begin(), job.resize_plan.end(),
-                   [](const auto& a, const auto& b) { return a.after < b.after; });
+  job.resize_plan.clear();
+  if (!source.resizes.empty()) {
+    job.resize_plan = source.resizes;
+    std::stable_sort(job.resize_plan.begin(), job.resize_plan.end(),
+                     [](const auto& a, const auto& b) { return a.after < b.after; });
+  }
   job.stage = JobStage::kNotSubmitted;
 }
 
