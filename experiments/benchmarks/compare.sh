@@ -2,8 +2,10 @@
 # Two builds of batfill side by side in one run: `batfill simulate` per policy on three real
 # traces, the two binaries alternated round by round so that both meet the same machine load.
 # Each cell is the smallest processor time (user + system, the summary's "CPU time") of ROUNDS
-# runs; the table also says whether both wrote byte-identical _jobs.csv.
-# Usage: experiments/benchmarks/compare.sh OLD_BUILD_DIR NEW_BUILD_DIR [ROUNDS] > compare.md
+# runs; the table also says whether both wrote byte-identical _jobs.csv. With CALLGRIND=1, a
+# second table counts the instructions each executes on KTH-SP2 (valgrind's callgrind): the
+# same on a loaded machine as on an idle one.
+# Usage: [CALLGRIND=1] experiments/benchmarks/compare.sh OLD_BUILD_DIR NEW_BUILD_DIR [ROUNDS] > compare.md
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 old=$1/batfill
@@ -40,4 +42,21 @@ for trace in "${traces[@]}"; do
     ratio=$(awk "BEGIN{printf \"%.3f\", $best_new / $best_old}")
     echo "| $trace | $p | $best_old | $best_new | $ratio | $same |"
   done
+done
+
+[ "${CALLGRIND:-0}" = 1 ] || exit 0
+instructions() {
+  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$1" simulate \
+    workloads/KTH-SP2-1996-2.1-cln.swf.gz --backfill "$2" --no-progress --output "$tmp/cg" 2>&1 |
+    sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' | tr -d ,
+}
+echo
+echo "Instructions executed on KTH-SP2 (callgrind), millions:"
+echo
+echo "| policy | old | new | new / old |"
+echo "|---|---|---|---|"
+for p in $policies; do
+  a=$(instructions "$old" "$p")
+  b=$(instructions "$new" "$p")
+  echo "| $p | $((a / 1000000)) | $((b / 1000000)) | $(awk "BEGIN{printf \"%.3f\", $b / $a}") |"
 done
