@@ -457,7 +457,7 @@ void BatsimAdapter::decide(Time now, Message& reply) {
       ended_.insert(active->first);
       rejected_.insert(active->first);
       active_.erase(active);
-      log_.info("rejected at " + format_seconds(now) + " s: " + decision.reason);
+      log_.info("rejected at " + format_seconds(now) + " s: " + decision.reason.text());
       reply.events.push_back(
           stamped(now, RejectJob{std::move(decision.job_id), std::move(decision.reason)}));
     } else {

@@ -225,7 +225,7 @@ std::optional<EventData> parse_event_data(std::string_view type, const Fields& e
   }
   if (type == "SimulationEndsEvent") return SimulationEnds{};
   if (type == "ExecuteJobEvent") return parse_execute_job(event);
-  if (type == "RejectJobEvent") return RejectJob{event.string("job_id"), ""};
+  if (type == "RejectJobEvent") return RejectJob{event.string("job_id"), {}};
   if (type == "CallMeLaterEvent") return parse_call_me_later(event);
   // Power states and probes only answer requests batfill never makes; Batsim's own hello is
   // informative.

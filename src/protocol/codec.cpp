@@ -194,7 +194,7 @@ EventData parse_data(std::string_view type, const Fields& data) {
   if (type == event_type<BatsimAnswer>()) return parse_answer(data);
   if (type == event_type<SimulationEnds>()) return SimulationEnds{};
   if (type == event_type<ExecuteJob>()) return parse_execute_job(data);
-  if (type == event_type<RejectJob>()) return RejectJob{data.string("job_id"), ""};
+  if (type == event_type<RejectJob>()) return RejectJob{data.string("job_id"), {}};
   if (type == event_type<CallMeLater>()) return CallMeLater{data.time("timestamp")};
   data.fail("unknown event type '" + std::string(type) + "'");
 }

@@ -296,9 +296,11 @@ TEST(BatsimAdapter, RejectionsCarryTheCoreReason) {
   ASSERT_EQ(reply.events.size(), 1u);
   const auto& rejection = std::get<RejectJob>(reply.events[0].data);
   EXPECT_EQ(rejection.job_id, "w0!1");
-  EXPECT_FALSE(rejection.reason.empty());
+  // semantics.md §2.7: the job, and why apart, so that the summary groups the reason alone.
+  EXPECT_EQ(rejection.reason.job_id, "w0!1");
+  EXPECT_EQ(rejection.reason.why, "requests 5 nodes but the machine has 4");
   // The reason stays in the process: Batsim 4's REJECT_JOB accepts only job_id.
-  EXPECT_EQ(write_message(reply).find(rejection.reason), std::string::npos);
+  EXPECT_EQ(write_message(reply).find(rejection.reason.text()), std::string::npos);
 }
 
 TEST(BatsimAdapter, PlainFcfsRunsJobsWithoutWalltime) {

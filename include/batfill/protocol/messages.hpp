@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "batfill/common/machine_set.hpp"
+#include "batfill/common/rejection.hpp"
 #include "batfill/common/time.hpp"
 
 namespace batfill::protocol {
@@ -122,7 +123,7 @@ struct RejectJob {
   std::string job_id;
   // Why, for the simulator's outputs. Never on the wire: Batsim 4's REJECT_JOB accepts only
   // job_id, so a parsed RejectJob has an empty reason.
-  std::string reason;
+  Rejection reason;
 };
 
 struct CallMeLater {
