@@ -234,28 +234,37 @@ inline void write_typed_user_fields(Writer& writer, const TypedUserFields& field
   }
 }
 
-// Parses one message text and hands its document to `read`, which must be done with it on
-// return. The values and the parse stack live in buffers of this call: a request of a few
-// hundred bytes, as most are, then allocates nothing for its document (docs/protocol.md §1.5);
-// a larger one continues in allocated chunks. Throws ProtocolError for text that is not JSON.
+// Parses `json` and hands `read` the document and the parse result; the document must be done
+// with on return. Its values and parse stack live in buffers of this call: a text of a few
+// hundred bytes, as most requests and every job's user fields are, then allocates nothing for
+// its document (docs/protocol.md §1.5); a larger one continues in allocated chunks.
 template <typename Read>
-auto read_document(std::string_view json, Read&& read) {
+auto with_pooled_document(std::string_view json, Read&& read) {
   alignas(std::max_align_t) char value_memory[16 << 10];
   alignas(std::max_align_t) char stack_memory[4 << 10];
   rapidjson::MemoryPoolAllocator<> values(value_memory, sizeof value_memory);
   rapidjson::MemoryPoolAllocator<> stack(stack_memory, sizeof stack_memory);
   RequestDocument document(&values, sizeof stack_memory / 2, &stack);
+  const rapidjson::ParseResult parsed = parse_json(document, json);
+  return read(static_cast<const Value&>(document), parsed);
+}
+
+// Parses one message text and hands its document to `read`, which must be done with it on
+// return. Throws ProtocolError for text that is not JSON, or nested too deep.
+template <typename Read>
+auto read_document(std::string_view json, Read&& read) {
   if (const std::optional<std::size_t> offset = find_excess_json_nesting(json)) {
     throw ProtocolError("JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
                         " levels at offset " + std::to_string(*offset));
   }
-  const rapidjson::ParseResult parsed = parse_json(document, json);
-  if (parsed.IsError()) {
-    throw ProtocolError("malformed JSON at offset " + std::to_string(parsed.Offset()) + ": " +
-                        rapidjson::GetParseError_En(parsed.Code()));
-  }
-  if (!document.IsObject()) throw ProtocolError("a message must be a JSON object");
-  return read(static_cast<const Value&>(document));
+  return with_pooled_document(json, [&](const Value& document, rapidjson::ParseResult parsed) {
+    if (parsed.IsError()) {
+      throw ProtocolError("malformed JSON at offset " + std::to_string(parsed.Offset()) + ": " +
+                          rapidjson::GetParseError_En(parsed.Code()));
+    }
+    if (!document.IsObject()) throw ProtocolError("a message must be a JSON object");
+    return read(document);
+  });
 }
 
 }  // namespace batfill::protocol::json_fields

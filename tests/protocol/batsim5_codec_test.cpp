@@ -92,6 +92,17 @@ TEST(Batsim5Codec, NonObjectExtraDataCarriesNoUserFields) {
   EXPECT_TRUE(std::holds_alternative<TypedUserFields>(only_event<JobSubmitted>(parsed).job.user_fields));
 }
 
+// extra_data is a string, so the message's nesting limit does not bound the object inside it;
+// the user fields batfill reads are found whatever its depth, as the codec always took them.
+TEST(Batsim5Codec, DeepExtraDataStillGivesItsUserFields) {
+  const std::string deep = std::string(300, '[') + std::string(300, ']');
+  const std::string submitted =
+      R"({"job_id":"w0!1","job":{"resource_request":1,"walltime":5.0,"extra_data":"{\"user\":3,)"
+      R"(\"x\":)" + deep + R"(}","profile_id":"p"},"submission_time":0.0})";
+  const auto parsed = decode(one_event("0.0", "JobSubmittedEvent", submitted));
+  EXPECT_EQ(typed_user_fields(only_event<JobSubmitted>(parsed).job).user, 3);
+}
+
 TEST(Batsim5Codec, JobCompletedStatesAndUint32ReturnCode) {
   const auto parsed = decode(one_event(
       "30.0", "JobCompletedEvent",
