@@ -73,30 +73,28 @@ Batsim5Responder::Batsim5Responder(std::string policy, SchedulerOptions options,
 }
 
 std::string Batsim5Responder::reply_to(std::string_view request) {
-  const long index = index_++;
-  const auto number = [index] { return "#" + std::to_string(index); };
-  std::string reply;
-  protocol::batsim5::ParsedMessage parsed;
-  try {
-    parsed = protocol::batsim5::decode(request);
-    if (log_.debugging()) log_.debug("message " + number() + ": " + truncated_message(request));
-    for (const std::string& ignored : parsed.ignored) {
-      log_.info("message " + number() + ", " + ignored);
-    }
-    // Batsim 5 has no sched-config: the init string carries the settings, applied where Batsim
-    // 4's are, at SIMULATION_BEGINS.
-    for (protocol::Event& event : parsed.message.events) {
-      if (auto* begins = std::get_if<protocol::SimulationBegins>(&event.data)) {
-        begins->sched_config = settings_;
+  const NumberedRequest numbered(log_, index_++, request);
+  return numbered.reply([&] {
+    protocol::batsim5::ParsedMessage parsed;
+    try {
+      parsed = protocol::batsim5::decode(request);
+      numbered.log_parsed();
+      for (const std::string& ignored : parsed.ignored) {
+        log_.info("message " + numbered.number() + ", " + ignored);
       }
+      // Batsim 5 has no sched-config: the init string carries the settings, applied where
+      // Batsim 4's are, at SIMULATION_BEGINS.
+      for (protocol::Event& event : parsed.message.events) {
+        if (auto* begins = std::get_if<protocol::SimulationBegins>(&event.data)) {
+          begins->sched_config = settings_;
+        }
+      }
+      return protocol::batsim5::encode(adapter_.exchange(parsed.message));
+    } catch (const std::exception& e) {
+      // The adapter names Batsim 4's events and fields; the user wrote Batsim 5's.
+      throw std::runtime_error(parsed.in_batsim5_terms(e.what()));
     }
-    reply = protocol::batsim5::encode(adapter_.exchange(parsed.message));
-  } catch (const std::exception& e) {
-    throw RequestError("message " + number() + ": " + parsed.in_batsim5_terms(e.what()) +
-                       "\n  the message was: " + truncated_message(request));
-  }
-  if (log_.debugging()) log_.debug("reply " + number() + ": " + truncated_message(reply));
-  return reply;
+  });
 }
 
 }  // namespace batfill::adapter

@@ -44,8 +44,9 @@ Job core_job(const SubmittedJob& submitted, Time now) {
   job.submit_time = now;  // the instant, which is the core's FCFS key
   job.nodes = submitted.res;
   job.time_limit = submitted.walltime;
-  job.user = submitted.user;
-  job.queue = submitted.queue;
+  TypedUserFields fields = typed_user_fields(submitted);
+  job.user = fields.user;
+  job.queue = std::move(fields.queue);
   return job;
 }
 
@@ -356,9 +357,10 @@ namespace {
 
 // Whether the job's user fields hold the workload field "resize" (docs/semantics.md §2.11).
 bool carries_resize_requests(const SubmittedJob& job) {
-  if (job.extra_json.find("resize") == std::string::npos) return false;
+  const auto* text = std::get_if<UserFieldsText>(&job.user_fields);
+  if (text == nullptr || text->json.find("resize") == std::string::npos) return false;
   rapidjson::Document fields;
-  if (parse_json(fields, job.extra_json).IsError() || !fields.IsObject()) return false;
+  if (parse_json(fields, text->json).IsError() || !fields.IsObject()) return false;
   return fields.HasMember("resize");
 }
 
@@ -457,7 +459,7 @@ void BatsimAdapter::decide(Time now, Message& reply) {
       ended_.insert(active->first);
       rejected_.insert(active->first);
       active_.erase(active);
-      log_.info("rejected at " + format_seconds(now) + " s: " + decision.reason);
+      log_.info("rejected at " + format_seconds(now) + " s: " + decision.reason.text());
       reply.events.push_back(
           stamped(now, RejectJob{std::move(decision.job_id), std::move(decision.reason)}));
     } else {

@@ -16,20 +16,12 @@ Responder::Responder(std::string policy, SchedulerOptions options, Log log, Even
     : log_(log), adapter_(std::move(policy), options, log, batching) {}
 
 std::string Responder::reply_to(std::string_view request) {
-  const long index = index_++;
-  // Log lines are built only when shown: this runs for every message.
-  const auto number = [index] { return "#" + std::to_string(index); };
-  std::string reply;
-  try {
+  const NumberedRequest numbered(log_, index_++, request);
+  return numbered.reply([&] {
     const protocol::Message message = protocol::parse_message(request);
-    if (log_.debugging()) log_.debug("message " + number() + ": " + truncated_message(request));
-    reply = protocol::write_message(adapter_.exchange(message));
-  } catch (const std::exception& e) {
-    throw RequestError("message " + number() + ": " + e.what() +
-                       "\n  the message was: " + truncated_message(request));
-  }
-  if (log_.debugging()) log_.debug("reply " + number() + ": " + truncated_message(reply));
-  return reply;
+    numbered.log_parsed();
+    return protocol::write_message(adapter_.exchange(message));
+  });
 }
 
 }  // namespace batfill::adapter

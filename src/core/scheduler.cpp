@@ -337,7 +337,8 @@ void Scheduler::reject(const Job& job, std::string reason) {
   Decision decision;
   decision.kind = Decision::Kind::kReject;
   decision.job_id = job.id;
-  decision.reason = "job '" + job.id + "' " + std::move(reason);
+  decision.reason.job_id = job.id;
+  decision.reason.why = std::move(reason);
   pending_.push_back(std::move(decision));
 }
 

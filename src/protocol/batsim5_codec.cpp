@@ -41,15 +41,14 @@ Time optional_walltime(const Fields& job) {
   return limit;
 }
 
-// `extra_data` is the user's text; when it is a JSON object it holds the user fields batfill
-// reads (`user`, `queue`), as a Batsim 4 job object does.
+// `extra_data` is the user's text; when it is a JSON object it holds the user fields, as a
+// Batsim 4 job object does, and is kept verbatim (messages.hpp). Other text holds none.
 void read_extra_data(const Fields& job, SubmittedJob& parsed) {
   const std::optional<std::string> extra = job.optional_string("extra_data");
   if (!extra || extra->empty()) return;
   rapidjson::Document document;
   if (parse_json(document, *extra).IsError() || !document.IsObject()) return;
-  read_user_fields(Fields(document, job.where(), job.path() + "extra_data."), parsed);
-  parsed.extra_json = *extra;
+  parsed.user_fields = UserFieldsText{*extra};
 }
 
 Time forwarded_delay(const Fields& profile_and_id) {
@@ -69,9 +68,7 @@ JobSubmitted parse_job_submitted(const Fields& event) {
   job.profile = fields.optional_string("profile_id").value_or("");
   read_extra_data(fields, job);
   if (const Value* profile = event.find("profile"); profile != nullptr && !profile->IsNull()) {
-    const Fields forwarded = event.object("profile");
-    submitted.forwarded_profile_json = json_text(forwarded.value());
-    submitted.forwarded_delay = forwarded_delay(forwarded);
+    submitted.forwarded_delay = forwarded_delay(event.object("profile"));
   }
   return submitted;
 }
@@ -225,7 +222,7 @@ std::optional<EventData> parse_event_data(std::string_view type, const Fields& e
   }
   if (type == "SimulationEndsEvent") return SimulationEnds{};
   if (type == "ExecuteJobEvent") return parse_execute_job(event);
-  if (type == "RejectJobEvent") return RejectJob{event.string("job_id"), ""};
+  if (type == "RejectJobEvent") return RejectJob{event.string("job_id"), {}};
   if (type == "CallMeLaterEvent") return parse_call_me_later(event);
   // Power states and probes only answer requests batfill never makes; Batsim's own hello is
   // informative.
@@ -290,12 +287,13 @@ void write_bool(Writer& w, const char* key, bool value) {
 // The user fields of a job as the text of `extra_data`: verbatim when the job came with them,
 // else the typed ones of a job built in-process.
 std::string extra_data_of(const SubmittedJob& job) {
-  if (!job.extra_json.empty()) return job.extra_json;
-  if (job.user < 0 && job.queue.empty()) return "";
+  if (const auto* text = std::get_if<UserFieldsText>(&job.user_fields)) return text->json;
+  const TypedUserFields& typed = std::get<TypedUserFields>(job.user_fields);
+  if (typed.user < 0 && typed.queue.empty()) return "";
   rapidjson::StringBuffer buffer;
   Writer writer(buffer);
   writer.StartObject();
-  write_typed_user_fields(writer, job);
+  write_typed_user_fields(writer, typed);
   writer.EndObject();
   return std::string(buffer.GetString(), buffer.GetSize());
 }

@@ -36,14 +36,13 @@ SubmittedJob parse_job(const Fields& job) {
       parsed.walltime = *walltime;
     }
   }
-  read_user_fields(job, parsed);
   rapidjson::Document extras(rapidjson::kObjectType);
   for (const auto& member : job.value().GetObject()) {
     if (known_job_keys().count(member.name.GetString()) != 0) continue;
     extras.AddMember(Value(member.name, extras.GetAllocator()),
                      Value(member.value, extras.GetAllocator()), extras.GetAllocator());
   }
-  if (extras.MemberCount() != 0) parsed.extra_json = json_text(extras);
+  if (extras.MemberCount() != 0) parsed.user_fields = UserFieldsText{json_text(extras)};
   return parsed;
 }
 
@@ -111,11 +110,7 @@ JobSubmitted parse_job_submitted(const Fields& data) {
   if (submitted.job.id != job_id) {
     data.fail("field 'job_id' is '" + job_id + "' but 'job.id' is '" + submitted.job.id + "'");
   }
-  if (data.find("profile") != nullptr) {
-    const Fields profile = data.object("profile");
-    submitted.forwarded_profile_json = json_text(profile.value());
-    submitted.forwarded_delay = delay_of(profile);
-  }
+  if (data.find("profile") != nullptr) submitted.forwarded_delay = delay_of(data.object("profile"));
   return submitted;
 }
 
@@ -194,7 +189,7 @@ EventData parse_data(std::string_view type, const Fields& data) {
   if (type == event_type<BatsimAnswer>()) return parse_answer(data);
   if (type == event_type<SimulationEnds>()) return SimulationEnds{};
   if (type == event_type<ExecuteJob>()) return parse_execute_job(data);
-  if (type == event_type<RejectJob>()) return RejectJob{data.string("job_id"), ""};
+  if (type == event_type<RejectJob>()) return RejectJob{data.string("job_id"), {}};
   if (type == event_type<CallMeLater>()) return CallMeLater{data.time("timestamp")};
   data.fail("unknown event type '" + std::string(type) + "'");
 }
@@ -229,10 +224,12 @@ void write_job(Writer& writer, const SubmittedJob& job) {
     writer.Key(wire::kJobWalltime);
     write_time(writer, job.walltime);
   }
-  if (job.extra_json.empty()) write_typed_user_fields(writer, job);
-  if (!job.extra_json.empty()) {
+  if (const auto* typed = std::get_if<TypedUserFields>(&job.user_fields)) {
+    write_typed_user_fields(writer, *typed);
+  } else {
     rapidjson::Document extras;
-    if (parse_json(extras, job.extra_json).IsError() || !extras.IsObject()) {
+    const std::string& text = std::get<UserFieldsText>(job.user_fields).json;
+    if (parse_json(extras, text).IsError() || !extras.IsObject()) {
       throw std::invalid_argument("extra fields of job '" + job.id + "' are not a JSON object");
     }
     for (const auto& member : extras.GetObject()) {
@@ -333,10 +330,7 @@ struct DataWriter {
     write_string(w, "job_id", e.job.id);
     w.Key("job");
     write_job(w, e.job);
-    if (!e.forwarded_profile_json.empty()) {
-      w.Key("profile");
-      write_raw_object(w, e.forwarded_profile_json, "forwarded profile");
-    } else if (e.forwarded_delay != kNoTimeLimit) {
+    if (e.forwarded_delay != kNoTimeLimit) {
       w.Key("profile");
       write_raw_object(w,
                        "{\"type\":\"delay\",\"delay\":" + format_seconds(e.forwarded_delay) + "}",

@@ -200,58 +200,71 @@ inline void write_raw_object(Writer& writer, const std::string& json, const char
   document.Accept(writer);
 }
 
-// The user fields batfill reads, typed (messages.hpp): `user` when an integer, `queue` when a
-// name or an integer. Other values are left to extra_json alone.
-inline void read_user_fields(const Fields& job, SubmittedJob& parsed) {
-  if (const Value* user = job.find("user"); user != nullptr && user->IsInt()) {
-    parsed.user = user->GetInt();
+// The user fields batfill reads out of a JSON object of user fields (messages.hpp): the
+// object's other members are not batfill's to judge, so nothing here fails.
+inline TypedUserFields read_user_fields(const Value& fields) {
+  TypedUserFields typed;
+  if (const auto user = fields.FindMember("user");
+      user != fields.MemberEnd() && user->value.IsInt()) {
+    typed.user = user->value.GetInt();
   }
-  if (const Value* queue = job.find("queue"); queue != nullptr) {
-    if (queue->IsString()) parsed.queue = queue->GetString();
-    if (queue->IsInt64()) parsed.queue = std::to_string(queue->GetInt64());
+  if (const auto queue = fields.FindMember("queue"); queue != fields.MemberEnd()) {
+    if (queue->value.IsString()) typed.queue = queue->value.GetString();
+    if (queue->value.IsInt64()) typed.queue = std::to_string(queue->value.GetInt64());
   }
+  return typed;
 }
 
-// The typed user fields of a job built in-process, as JSON numbers when they are numbers.
-inline void write_typed_user_fields(Writer& writer, const SubmittedJob& job) {
-  if (job.user >= 0) {
+// Typed user fields as Batsim writes them: numbers when they are numbers.
+inline void write_typed_user_fields(Writer& writer, const TypedUserFields& fields) {
+  if (fields.user >= 0) {
     writer.Key("user");
-    writer.Int(job.user);
+    writer.Int(fields.user);
   }
-  if (job.queue.empty()) return;
+  if (fields.queue.empty()) return;
   writer.Key("queue");
   std::int64_t number = 0;
-  const char* end = job.queue.data() + job.queue.size();
-  const auto [stop, error] = std::from_chars(job.queue.data(), end, number);
-  if (error == std::errc() && stop == end && std::to_string(number) == job.queue) {
+  const std::string& queue = fields.queue;
+  const char* end = queue.data() + queue.size();
+  const auto [stop, error] = std::from_chars(queue.data(), end, number);
+  if (error == std::errc() && stop == end && std::to_string(number) == queue) {
     writer.Int64(number);
-  } else if (!writer.String(job.queue.data(), static_cast<rapidjson::SizeType>(job.queue.size()))) {
+  } else if (!writer.String(queue.data(), static_cast<rapidjson::SizeType>(queue.size()))) {
     throw std::invalid_argument("field 'queue' is not valid UTF-8");
   }
 }
 
-// Parses one message text and hands its document to `read`, which must be done with it on
-// return. The values and the parse stack live in buffers of this call: a request of a few
-// hundred bytes, as most are, then allocates nothing for its document (docs/protocol.md §1.5);
-// a larger one continues in allocated chunks. Throws ProtocolError for text that is not JSON.
+// Parses `json` and hands `read` the document and the parse result; the document must be done
+// with on return. Its values and parse stack live in buffers of this call: a text of a few
+// hundred bytes, as most requests and every job's user fields are, then allocates nothing for
+// its document (docs/protocol.md §1.5); a larger one continues in allocated chunks.
 template <typename Read>
-auto read_document(std::string_view json, Read&& read) {
+auto with_pooled_document(std::string_view json, Read&& read) {
   alignas(std::max_align_t) char value_memory[16 << 10];
   alignas(std::max_align_t) char stack_memory[4 << 10];
   rapidjson::MemoryPoolAllocator<> values(value_memory, sizeof value_memory);
   rapidjson::MemoryPoolAllocator<> stack(stack_memory, sizeof stack_memory);
   RequestDocument document(&values, sizeof stack_memory / 2, &stack);
+  const rapidjson::ParseResult parsed = parse_json(document, json);
+  return read(static_cast<const Value&>(document), parsed);
+}
+
+// Parses one message text and hands its document to `read`, which must be done with it on
+// return. Throws ProtocolError for text that is not JSON, or nested too deep.
+template <typename Read>
+auto read_document(std::string_view json, Read&& read) {
   if (const std::optional<std::size_t> offset = find_excess_json_nesting(json)) {
     throw ProtocolError("JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
                         " levels at offset " + std::to_string(*offset));
   }
-  const rapidjson::ParseResult parsed = parse_json(document, json);
-  if (parsed.IsError()) {
-    throw ProtocolError("malformed JSON at offset " + std::to_string(parsed.Offset()) + ": " +
-                        rapidjson::GetParseError_En(parsed.Code()));
-  }
-  if (!document.IsObject()) throw ProtocolError("a message must be a JSON object");
-  return read(static_cast<const Value&>(document));
+  return with_pooled_document(json, [&](const Value& document, rapidjson::ParseResult parsed) {
+    if (parsed.IsError()) {
+      throw ProtocolError("malformed JSON at offset " + std::to_string(parsed.Offset()) + ": " +
+                          rapidjson::GetParseError_En(parsed.Code()));
+    }
+    if (!document.IsObject()) throw ProtocolError("a message must be a JSON object");
+    return read(document);
+  });
 }
 
 }  // namespace batfill::protocol::json_fields

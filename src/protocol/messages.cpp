@@ -1,5 +1,6 @@
 #include "batfill/protocol/messages.hpp"
 
+#include "json_fields.hpp"
 #include "wire_names.hpp"
 
 namespace batfill::protocol {
@@ -10,6 +11,19 @@ std::string event_type_name(const EventData& data) {
         return wire::event_type<std::decay_t<decltype(event)>>();
       },
       data);
+}
+
+TypedUserFields typed_user_fields(const SubmittedJob& job) {
+  if (const auto* typed = std::get_if<TypedUserFields>(&job.user_fields)) return *typed;
+  // Read for every submission of a Batsim JSON job, so in pooled buffers rather than a document
+  // that allocates; the text was a JSON object when the codec or the workload reader took it
+  // in, at whatever depth (it is parsed iteratively).
+  return json_fields::with_pooled_document(
+      std::get<UserFieldsText>(job.user_fields).json,
+      [](const json_fields::Value& fields, rapidjson::ParseResult parsed) {
+        if (parsed.IsError() || !fields.IsObject()) return TypedUserFields{};
+        return json_fields::read_user_fields(fields);
+      });
 }
 
 }  // namespace batfill::protocol

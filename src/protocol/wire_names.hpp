@@ -33,7 +33,7 @@ constexpr const char* event_type() {
 }
 
 // The keys of a Batsim job object that batfill reads (SubmittedJob's members); every other key
-// is a user field, kept verbatim in SubmittedJob::extra_json.
+// is a user field, kept verbatim in SubmittedJob::user_fields.
 inline constexpr const char* kJobId = "id";
 inline constexpr const char* kJobSubtime = "subtime";
 inline constexpr const char* kJobRes = "res";

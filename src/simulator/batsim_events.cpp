@@ -30,11 +30,13 @@ protocol::JobSubmitted job_submitted(const SimulatedJob& job) {
   event.job.res = job.record.job.nodes;
   event.job.profile = job.record.profile;
   event.job.walltime = job.record.job.time_limit;
-  // The user (SWF field 12) and queue (field 15) as Batsim's user fields `user` and `queue`,
-  // typed; a Batsim JSON job's own user fields (which hold the same two) go verbatim.
-  event.job.user = job.record.job.user;
-  event.job.queue = job.record.job.queue;
-  event.job.extra_json = job.extra_json;
+  // A Batsim JSON job's own user fields go verbatim (they hold its user and queue); other
+  // traces' user (SWF field 12) and queue (field 15) go typed, as Batsim's `user` and `queue`.
+  if (!job.extra_json.empty()) {
+    event.job.user_fields = protocol::UserFieldsText{job.extra_json};
+  } else {
+    event.job.user_fields = protocol::TypedUserFields{job.record.job.user, job.record.job.queue};
+  }
   // Delay profiles are forwarded, as Batsim does with --forward-profiles-on-submission: the
   // clairvoyant predictor reads the runtime there (docs/semantics.md §2.9).
   if (job.profile != nullptr && job.profile->type == workload::Profile::Type::kDelay) {

@@ -45,7 +45,6 @@ protocol::Message as_asked(const protocol::Message& request, bool forward_profil
   for (protocol::Event& event : copy.events) {
     if (auto* submitted = std::get_if<protocol::JobSubmitted>(&event.data)) {
       submitted->forwarded_delay = kNoTimeLimit;
-      submitted->forwarded_profile_json.clear();
     }
   }
   return copy;

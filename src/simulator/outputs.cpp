@@ -127,50 +127,8 @@ void write_jobs_csv(std::ostream& out, const std::vector<JobRecord>& jobs) {
   for (const JobRecord& job : jobs) writer.write(job);
 }
 
-namespace {
-
-bool all_digits(std::string_view text) {
-  return !text.empty() &&
-         std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
-// "FILE:LINE: " or "FILE:LINE: jobs[i]: " (docs/semantics.md §5.5) at the start of a reason: the
-// first word, ending in ':' after a line number or "jobs[i]" (the regular expression
-// ^\S+:(\d+|jobs\[\d+\]): , written out: a regex per rejected job showed in profiles).
-std::size_t position_prefix_length(std::string_view reason) {
-  const std::size_t space = reason.find_first_of(" \t\n\r\f\v");
-  if (space == std::string_view::npos || reason[space] != ' ' || space < 2 ||
-      reason[space - 1] != ':') {
-    return 0;
-  }
-  const std::string_view word = reason.substr(0, space - 1);  // FILE:LINE
-  const std::size_t colon = word.rfind(':');
-  if (colon == std::string_view::npos || colon == 0) return 0;
-  const std::string_view where = word.substr(colon + 1);
-  const bool record =
-      all_digits(where) || (where.size() > 6 && where.substr(0, 5) == "jobs[" &&
-                            where.back() == ']' && all_digits(where.substr(5, where.size() - 6)));
-  return record ? space + 1 : 0;
-}
-
-// "job 'x' " next.
-std::size_t job_prefix_length(std::string_view reason) {
-  if (reason.substr(0, 5) != "job '") return 0;
-  const std::size_t quote = reason.find('\'', 5);
-  if (quote == std::string_view::npos || quote + 1 >= reason.size() || reason[quote + 1] != ' ') {
-    return 0;
-  }
-  return quote + 2;
-}
-
-}  // namespace
-
 void RejectionReasons::add(const JobRecord& job) {
-  if (job.executed()) return;
-  std::string_view reason = job.reject_reason;
-  reason.remove_prefix(position_prefix_length(reason));
-  reason.remove_prefix(job_prefix_length(reason));
-  ++groups_[std::string(reason)];
+  if (!job.executed()) ++groups_[job.rejection.why];
 }
 
 QueueFigures::QueueFigures(std::shared_ptr<const QueueConfig> config)

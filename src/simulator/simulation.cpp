@@ -27,8 +27,11 @@ namespace sg4 = simgrid::s4u;
 const char* const kWorkloadName = "w0";
 
 // An external scheduler's REJECT_JOB carries no reason on the wire (docs/protocol.md §4.2).
-std::string rejection_reason(const protocol::RejectJob& reject) {
-  return reject.reason.empty() ? "rejected by the decision process" : reject.reason;
+Rejection rejection_of(const protocol::RejectJob& reject) {
+  if (!reject.reason.empty()) return reject.reason;
+  Rejection rejection;
+  rejection.why = "rejected by the decision process";
+  return rejection;
 }
 
 // Batsim's side of the protocol: submits the jobs, applies the decisions, reports the ends.
@@ -167,13 +170,14 @@ class BatsimStandIn {
     job.submit_order = submitted_count_++;
     // Records the readers could not turn into runnable jobs never reach the decision process:
     // Batsim would refuse the whole workload; batfill reports them as rejected, with the reason.
-    std::string invalid = source.invalid_reason;
+    Rejection invalid = source.rejection;
     if (invalid.empty() && job.profile == nullptr) {
-      invalid = "job '" + source.job.id + "' uses unknown profile '" + source.profile + "'";
+      invalid.job_id = source.job.id;
+      invalid.why = "uses unknown profile '" + source.profile + "'";
     }
     if (!invalid.empty()) {
       job.record.state = FinalState::kRejected;
-      job.record.reject_reason = invalid;
+      job.record.rejection = std::move(invalid);
       finish(index);
       return;
     }
@@ -225,7 +229,7 @@ class BatsimStandIn {
       } else if (const auto* reject = std::get_if<protocol::RejectJob>(&event.data)) {
         const std::size_t index = take_waiting_job(reject->job_id, "REJECT_JOB");
         jobs_[index].record.state = FinalState::kRejected;
-        jobs_[index].record.reject_reason = rejection_reason(*reject);
+        jobs_[index].record.rejection = rejection_of(*reject);
         finish(index);
       } else if (auto* grant = std::get_if<protocol::GrantResize>(&event.data)) {
         grant_resize(grant->request_id, std::move(grant->alloc));

@@ -265,7 +265,7 @@ CsvSurvey survey_csv(const std::string& path) {
     if (previous_submit && job.job.submit_time < *previous_submit) survey.in_submit_order = false;
     previous_submit = job.job.submit_time;
     if (!job.is_valid()) {
-      if (survey.invalid++ == 0) survey.first_invalid_reason = job.invalid_reason;
+      if (survey.invalid++ == 0) survey.first_invalid_reason = job.rejection.text();
     } else if (job.job.has_time_limit() && rows.profile() != nullptr &&
                rows.profile()->delay > job.job.time_limit) {
       ++header.jobs_overrunning_limit;

@@ -187,10 +187,11 @@ IdRegistry::Claim RepeatedIds::claim(const std::string& id) {
 }
 
 void mark_invalid(WorkloadJob& job, const std::string& location, const std::string& why) {
-  if (job.invalid_reason.empty()) {
-    job.invalid_reason = location + ": " + why;
+  if (job.rejection.empty()) {
+    job.rejection.position = location;
+    job.rejection.why = why;
   } else {
-    job.invalid_reason += "; " + why;
+    job.rejection.why += "; " + why;
   }
 }
 
@@ -241,7 +242,7 @@ void finish_workload(Workload& workload, std::optional<int> jobs_overrunning_lim
   const auto first = std::find_if(workload.jobs.begin(), workload.jobs.end(),
                                   [](const WorkloadJob& job) { return !job.is_valid(); });
   add_count_warnings(workload, workload.jobs.size(), workload.invalid_count(),
-                     first == workload.jobs.end() ? "" : first->invalid_reason);
+                     first == workload.jobs.end() ? "" : first->rejection.text());
 }
 
 void add_count_warnings(Workload& workload, std::size_t records, std::size_t invalid,

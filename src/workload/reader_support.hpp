@@ -148,8 +148,8 @@ void finish_workload(Workload& workload, std::optional<int> jobs_overrunning_lim
 void add_count_warnings(Workload& workload, std::size_t records, std::size_t invalid,
                         const std::string& first_invalid_reason);
 
-// Marks a job invalid as "LOCATION: why"; further problems of the same record are appended
-// ("LOCATION: why; why2") so one rejection lists everything wrong with it.
+// Marks a job invalid at LOCATION because of `why`; further problems of the same record are
+// appended ("why; why2") so one rejection lists everything wrong with it.
 void mark_invalid(WorkloadJob& job, const std::string& location, const std::string& why);
 
 }  // namespace batfill::workload::detail

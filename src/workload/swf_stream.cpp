@@ -101,7 +101,7 @@ Survey survey(const std::string& path, const ReadOptions& options) {
     survey.invalid_lines.add(lines.line_number());
     if (survey.invalid++ == 0) {
       survey.first_invalid_line = lines.line_number();
-      survey.first_invalid_reason = job.invalid_reason;
+      survey.first_invalid_reason = job.rejection.text();
       survey.first_invalid_is_duplicate = duplicate;
     }
   }
@@ -168,7 +168,7 @@ std::string first_invalid_reason(const std::string& path, const ReadOptions& opt
   SwfJobStream stream(Header(), path, options, survey.repeated_ids, InvalidLines::none(),
                       survey.records, survey.has_user_ids);
   while (const WorkloadJob* job = stream.next()) {
-    if (stream.line_number() == survey.first_invalid_line) return job->invalid_reason;
+    if (stream.line_number() == survey.first_invalid_line) return job->rejection.text();
   }
   return survey.first_invalid_reason;
 }

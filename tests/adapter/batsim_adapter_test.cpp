@@ -45,7 +45,7 @@ JobSubmitted submission(const std::string& id, int res, std::optional<int> wallt
   job.res = res;
   job.profile = "p";
   if (walltime_s) job.walltime = from_seconds(*walltime_s);
-  return JobSubmitted{job, ""};
+  return JobSubmitted{job};
 }
 
 JobCompleted completion(const std::string& id, const std::string& alloc,
@@ -296,9 +296,11 @@ TEST(BatsimAdapter, RejectionsCarryTheCoreReason) {
   ASSERT_EQ(reply.events.size(), 1u);
   const auto& rejection = std::get<RejectJob>(reply.events[0].data);
   EXPECT_EQ(rejection.job_id, "w0!1");
-  EXPECT_FALSE(rejection.reason.empty());
+  // semantics.md §2.7: the job, and why apart, so that the summary groups the reason alone.
+  EXPECT_EQ(rejection.reason.job_id, "w0!1");
+  EXPECT_EQ(rejection.reason.why, "requests 5 nodes but the machine has 4");
   // The reason stays in the process: Batsim 4's REJECT_JOB accepts only job_id.
-  EXPECT_EQ(write_message(reply).find(rejection.reason), std::string::npos);
+  EXPECT_EQ(write_message(reply).find(rejection.reason.text()), std::string::npos);
 }
 
 TEST(BatsimAdapter, PlainFcfsRunsJobsWithoutWalltime) {
@@ -383,9 +385,9 @@ TEST(BatsimAdapter, LogsAndIgnoresWhatItDoesNotUse) {
 TEST(BatsimAdapter, WarnsOnceOfAJobCarryingResizeRequestsAndRunsIt) {
   Session session(4);
   JobSubmitted resizing = submission("w0!1", 2);
-  resizing.job.extra_json = R"({"resize":[{"after":10,"nodes":2}]})";
+  resizing.job.user_fields = UserFieldsText{R"({"resize":[{"after":10,"nodes":2}]})"};
   JobSubmitted mentioning = submission("w0!2", 2);
-  mentioning.job.extra_json = R"({"note":"resize later"})";
+  mentioning.job.user_fields = UserFieldsText{R"({"note":"resize later"})"};
   const Decisions decisions = session.send_at(0, {resizing, mentioning});
   EXPECT_EQ(decisions.size(), 2U);
   const std::string log = session.log.str();
@@ -408,7 +410,7 @@ TEST(BatsimAdapter, ReplayedResizeRequestsAreGrantedOrRefused) {
     begins.resize_requests_replayed = true;
     adapter->exchange(request(0, {begins}));
     JobSubmitted a = submission("w0!a", 2);
-    a.job.extra_json = R"({"resize":[{"after":10,"nodes":2}]})";
+    a.job.user_fields = UserFieldsText{R"({"resize":[{"after":10,"nodes":2}]})"};
     const Message started = adapter->exchange(request(0, {a}));
     EXPECT_EQ(to_string(std::get<ExecuteJob>(started.events.at(0).data).alloc), "0-1");
     return adapter;
@@ -624,7 +626,7 @@ TEST(BatsimAdapter, CompletionTwiceIsAnError) {
 
 JobSubmitted user_job(const std::string& id, int user) {
   JobSubmitted submitted = submission(id, 4);  // the whole 4-machine platform, walltime 100 s
-  submitted.job.user = user;
+  submitted.job.user_fields = TypedUserFields{user, ""};
   return submitted;
 }
 
@@ -688,7 +690,7 @@ BatsimAdapter adapter_after_two_runs(const std::string& corrector, Time runtime_
 
 JobSubmitted sized_user_job(const std::string& id, int res, int walltime_s, int user) {
   JobSubmitted submitted = submission(id, res, walltime_s);
-  submitted.job.user = user;
+  submitted.job.user_fields = TypedUserFields{user, ""};
   return submitted;
 }
 

@@ -72,8 +72,8 @@ JobSubmitted job(const std::string& id, int res, int walltime_s, int runtime_s =
   submitted.res = res;
   submitted.profile = "p";
   submitted.walltime = from_seconds(walltime_s);
-  submitted.user = user;
-  JobSubmitted event{submitted, ""};
+  submitted.user_fields = TypedUserFields{user, ""};
+  JobSubmitted event{submitted};
   if (runtime_s >= 0) event.forwarded_delay = from_seconds(runtime_s);
   return event;
 }

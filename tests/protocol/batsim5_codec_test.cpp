@@ -67,8 +67,8 @@ TEST(Batsim5Codec, JobSubmittedReadsRequestWalltimeUserFieldsAndProfile) {
   EXPECT_EQ(value.job.walltime, from_seconds(7200));
   EXPECT_EQ(value.job.subtime, 12'500'000);
   EXPECT_EQ(value.job.profile, "p3");
-  EXPECT_EQ(value.job.user, 12);
-  EXPECT_EQ(value.job.queue, "long");
+  EXPECT_EQ(typed_user_fields(value.job).user, 12);
+  EXPECT_EQ(typed_user_fields(value.job).queue, "long");
   EXPECT_EQ(value.forwarded_delay, 100'250'000);
 }
 
@@ -88,8 +88,19 @@ TEST(Batsim5Codec, NonObjectExtraDataCarriesNoUserFields) {
       R"({"job_id":"w0!1","job":{"resource_request":1,"walltime":5.0,"extra_data":"hello",
           "profile_id":"p"},"submission_time":0.0})";
   const auto parsed = decode(one_event("0.0", "JobSubmittedEvent", submitted));
-  EXPECT_EQ(only_event<JobSubmitted>(parsed).job.user, -1);
-  EXPECT_EQ(only_event<JobSubmitted>(parsed).job.extra_json, "");
+  EXPECT_EQ(typed_user_fields(only_event<JobSubmitted>(parsed).job).user, -1);
+  EXPECT_TRUE(std::holds_alternative<TypedUserFields>(only_event<JobSubmitted>(parsed).job.user_fields));
+}
+
+// extra_data is a string, so the message's nesting limit does not bound the object inside it;
+// the user fields batfill reads are found whatever its depth, as the codec always took them.
+TEST(Batsim5Codec, DeepExtraDataStillGivesItsUserFields) {
+  const std::string deep = std::string(300, '[') + std::string(300, ']');
+  const std::string submitted =
+      R"({"job_id":"w0!1","job":{"resource_request":1,"walltime":5.0,"extra_data":"{\"user\":3,)"
+      R"(\"x\":)" + deep + R"(}","profile_id":"p"},"submission_time":0.0})";
+  const auto parsed = decode(one_event("0.0", "JobSubmittedEvent", submitted));
+  EXPECT_EQ(typed_user_fields(only_event<JobSubmitted>(parsed).job).user, 3);
 }
 
 TEST(Batsim5Codec, JobCompletedStatesAndUint32ReturnCode) {
@@ -173,7 +184,7 @@ TEST(Batsim5Codec, ErrorsNameTheEventAndTheField) {
 TEST(Batsim5Codec, DecisionsAreWrittenWithTheSchemaNames) {
   Message reply;
   reply.now = from_seconds(20);
-  reply.events.push_back({from_seconds(20), RejectJob{"w0!9", "too big"}});
+  reply.events.push_back({from_seconds(20), RejectJob{"w0!9", {"", "w0!9", "too big"}}});
   reply.events.push_back({from_seconds(20), ExecuteJob{"w0!3", parse_machine_set("0-3 7")}});
   reply.events.push_back({from_seconds(20), CallMeLater{from_seconds(80) + 1}});
   EXPECT_EQ(encode(reply),
@@ -192,7 +203,7 @@ TEST(Batsim5Codec, DecisionsReadBack) {
   Message reply;
   reply.now = from_seconds(20);
   reply.events.push_back({from_seconds(20), ExecuteJob{"w0!3", parse_machine_set("0-3 7")}});
-  reply.events.push_back({from_seconds(20), RejectJob{"w0!4", ""}});
+  reply.events.push_back({from_seconds(20), RejectJob{"w0!4", {}}});
   reply.events.push_back({from_seconds(20), CallMeLater{from_seconds(81)}});
   const ParsedMessage parsed = decode(encode(reply));
   ASSERT_EQ(parsed.message.events.size(), 3u);
@@ -233,8 +244,7 @@ TEST(Batsim5Codec, BatsimEventsRoundTrip) {
   submitted.job.subtime = from_seconds(3);
   submitted.job.res = 2;
   submitted.job.profile = "p5";
-  submitted.job.user = 7;
-  submitted.job.queue = "short";
+  submitted.job.user_fields = TypedUserFields{7, "short"};
   submitted.forwarded_delay = from_seconds(60);
   JobCompleted completed{"w0!1", "COMPLETED_WALLTIME_REACHED", -1, parse_machine_set("0")};
   SimulationBegins begins;
@@ -253,8 +263,8 @@ TEST(Batsim5Codec, BatsimEventsRoundTrip) {
   EXPECT_EQ(std::get<SimulationBegins>(parsed.message.events[0].data).compute_resources[1].name,
             "b");
   const auto& job = std::get<JobSubmitted>(parsed.message.events[1].data);
-  EXPECT_EQ(job.job.user, 7);
-  EXPECT_EQ(job.job.queue, "short");
+  EXPECT_EQ(typed_user_fields(job.job).user, 7);
+  EXPECT_EQ(typed_user_fields(job.job).queue, "short");
   EXPECT_EQ(job.job.walltime, kNoTimeLimit);
   EXPECT_EQ(job.forwarded_delay, from_seconds(60));
   EXPECT_EQ(std::get<JobCompleted>(parsed.message.events[2].data).return_code, -1);

@@ -30,7 +30,7 @@ SubmittedJob sample_job() {
   job.res = 4;
   job.profile = "61";
   job.walltime = from_seconds(7200);
-  job.extra_json = R"({"user":12,"queue":"long"})";
+  job.user_fields = UserFieldsText{R"({"user":12,"queue":"long"})"};
   return job;
 }
 
@@ -41,7 +41,7 @@ std::vector<EventData> every_event_type() {
                               {1, "node1", "idle", {{"role", ""}}}};
   begins.sched_config = R"({"backfill":"easy"})";
   begins.workloads = {{"w0", "/abs/wl.json"}};
-  JobSubmitted submitted{sample_job(), R"({"type":"delay","delay":61})"};
+  JobSubmitted submitted{sample_job(), from_seconds(61)};
   return {begins,
           submitted,
           JobCompleted{"w0!17", "COMPLETED_WALLTIME_REACHED", -1, parse_machine_set("0-3 8")},
@@ -73,16 +73,16 @@ TEST(Codec, EveryEventTypeRoundTrips) {
 }
 
 TEST(Codec, RoundTripKeepsTheFields) {
-  const Message parsed = parse_message(write_message(single(0, JobSubmitted{sample_job(), ""})));
+  const Message parsed = parse_message(write_message(single(0, JobSubmitted{sample_job()})));
   const SubmittedJob& job = std::get<JobSubmitted>(parsed.events[0].data).job;
   EXPECT_EQ(job.id, "w0!17");
   EXPECT_EQ(job.subtime, 12'000'450);
   EXPECT_EQ(job.res, 4);
   EXPECT_EQ(job.profile, "61");
   EXPECT_EQ(job.walltime, from_seconds(7200));
-  EXPECT_EQ(job.extra_json, R"({"user":12,"queue":"long"})");
-  EXPECT_EQ(job.user, 12);
-  EXPECT_EQ(job.queue, "long");
+  EXPECT_EQ(std::get<UserFieldsText>(job.user_fields).json, R"({"user":12,"queue":"long"})");
+  EXPECT_EQ(typed_user_fields(job).user, 12);
+  EXPECT_EQ(typed_user_fields(job).queue, "long");
 
   const Message completed = parse_message(write_message(
       single(0, JobCompleted{"w0!3", "COMPLETED_KILLED", -2, parse_machine_set("5 0-1")})));
@@ -124,7 +124,7 @@ TEST(Codec, RefusesToWriteWhatBatsimAbortsOn) {
 TEST(Codec, JobSubmittedKeepsUserFieldsAndOmitsAMissingWalltime) {
   SubmittedJob job = sample_job();
   job.walltime = kNoTimeLimit;
-  const std::string text = write_message(single(0, JobSubmitted{job, ""}));
+  const std::string text = write_message(single(0, JobSubmitted{job}));
   EXPECT_NE(text.find(R"("job_id":"w0!17","job":{"id":"w0!17","subtime":12.000450,"res":4,)"
                       R"("profile":"61","user":12,"queue":"long"})"),
             std::string::npos)
@@ -206,19 +206,18 @@ TEST(Codec, ReadsCapturedCompletionsAndForwardedProfiles) {
   EXPECT_EQ(machine_count(std::get<JobCompleted>(paper.events.at(0).data).alloc), 16);
 
   const Message forwarded = parse_message(captured_run("onejob_fwdprof").at(2).json);
-  EXPECT_EQ(std::get<JobSubmitted>(forwarded.events.at(0).data).forwarded_profile_json,
-            R"({"type":"delay","delay":10})");
   EXPECT_EQ(std::get<JobSubmitted>(forwarded.events.at(0).data).forwarded_delay, from_seconds(10));
+  // The delay is all batfill keeps of a forwarded profile, and all it writes back (messages.hpp).
+  const std::string again = write_message(forwarded);
+  EXPECT_NE(again.find(R"("profile":{"type":"delay","delay":10.0}})"), std::string::npos) << again;
 }
 
 // A submission built in-process carries its user fields and forwarded delay typed only; the
 // codec writes them as the JSON a Batsim would send, and reads them back typed.
 TEST(Codec, TypedUserFieldsAndDelayAreWrittenAsJson) {
   SubmittedJob job = sample_job();
-  job.extra_json.clear();
-  job.user = 12;
-  job.queue = "3";
-  JobSubmitted submitted{job, ""};
+  job.user_fields = TypedUserFields{12, "3"};
+  JobSubmitted submitted{job};
   submitted.forwarded_delay = 61'500'000;
   const std::string text = write_message(single(0, submitted));
   EXPECT_NE(text.find(R"("walltime":7200.000000,"user":12,"queue":3},"profile":)"
@@ -227,14 +226,13 @@ TEST(Codec, TypedUserFieldsAndDelayAreWrittenAsJson) {
       << text;
   const Message message = parse_message(text);
   const auto& parsed = std::get<JobSubmitted>(message.events.at(0).data);
-  EXPECT_EQ(parsed.job.user, 12);
-  EXPECT_EQ(parsed.job.queue, "3");
-  EXPECT_EQ(parsed.job.extra_json, R"({"user":12,"queue":3})");
+  EXPECT_EQ(typed_user_fields(parsed.job).user, 12);
+  EXPECT_EQ(typed_user_fields(parsed.job).queue, "3");
+  EXPECT_EQ(std::get<UserFieldsText>(parsed.job.user_fields).json, R"({"user":12,"queue":3})");
   EXPECT_EQ(parsed.forwarded_delay, 61'500'000);
 
-  job.queue = "long";
-  job.user = -1;
-  const std::string named = write_message(single(0, JobSubmitted{job, ""}));
+  job.user_fields = TypedUserFields{-1, "long"};
+  const std::string named = write_message(single(0, JobSubmitted{job}));
   EXPECT_NE(named.find(R"("walltime":7200.000000,"queue":"long"}})"), std::string::npos) << named;
 }
 
@@ -245,9 +243,10 @@ TEST(Codec, UserFieldsOfOtherTypesAreNotTyped) {
       R"("job":{"id":"w0!1","subtime":0,"res":1,"profile":"p","user":"alice","queue":[1]},)"
       R"("profile":{"type":"parallel_homogeneous","cpu":1,"com":0}}}]})");
   const auto& submitted = std::get<JobSubmitted>(parsed.events.at(0).data);
-  EXPECT_EQ(submitted.job.user, -1);
-  EXPECT_EQ(submitted.job.queue, "");
-  EXPECT_EQ(submitted.job.extra_json, R"({"user":"alice","queue":[1]})");
+  EXPECT_EQ(typed_user_fields(submitted.job).user, -1);
+  EXPECT_EQ(typed_user_fields(submitted.job).queue, "");
+  EXPECT_EQ(std::get<UserFieldsText>(submitted.job.user_fields).json,
+            R"({"user":"alice","queue":[1]})");
   EXPECT_EQ(submitted.forwarded_delay, kNoTimeLimit);
 }
 

@@ -28,10 +28,17 @@ inline JobRecord executed(JobRecord record, FinalState state, Time start, Time f
   return record;
 }
 
-inline JobRecord rejected(JobRecord record, const std::string& reason) {
+inline JobRecord rejected(JobRecord record, Rejection rejection) {
   record.state = FinalState::kRejected;
-  record.reject_reason = reason;
+  record.rejection = std::move(rejection);
   return record;
+}
+
+// A rejection that gives only its reason.
+inline JobRecord rejected(JobRecord record, const std::string& why) {
+  Rejection rejection;
+  rejection.why = why;
+  return rejected(std::move(record), std::move(rejection));
 }
 
 }  // namespace batfill::simulator::testing

@@ -107,7 +107,7 @@ JobSubmitted submission(const std::string& id, int res, int walltime_s) {
   job.res = res;
   job.profile = "p";
   job.walltime = from_seconds(walltime_s);
-  return JobSubmitted{job, ""};
+  return JobSubmitted{job};
 }
 
 std::string decisions(const Message& reply) {

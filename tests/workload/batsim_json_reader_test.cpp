@@ -85,7 +85,7 @@ TEST(BatsimJsonReader, JobMissingResIsInvalidAloneAndNamesItsIndex) {
   const Workload workload = read_workload(path);
   ASSERT_EQ(workload.jobs.size(), 2u);
   EXPECT_TRUE(job_named(workload, "a").is_valid());
-  EXPECT_EQ(job_named(workload, "b").invalid_reason,
+  EXPECT_EQ(job_named(workload, "b").rejection.text(),
             path + ":2: jobs[1]: 'res' must be an integer >= 0");
 }
 
@@ -96,9 +96,9 @@ TEST(BatsimJsonReader, UnsupportedProfileTypeMakesItsJobsInvalid) {
                                       R"(, "mpi": {"type": "smpi", "trace": "x.txt"})"));
   const Workload workload = read_workload(path);
   ASSERT_EQ(workload.jobs.size(), 1u);
-  EXPECT_TRUE(contains(workload.jobs[0].invalid_reason,
+  EXPECT_TRUE(contains(workload.jobs[0].rejection.text(),
                        "profile 'mpi' has type 'smpi', which batfill's simulator does not support"))
-      << workload.jobs[0].invalid_reason;
+      << workload.jobs[0].rejection.text();
   EXPECT_EQ(workload.profiles.count("mpi"), 0u);
 }
 
@@ -120,10 +120,10 @@ TEST(BatsimJsonReader, ReadsBatsim5ProfileTypes) {
   EXPECT_EQ(workload.profiles.at("d5").delay, from_seconds(7));
   EXPECT_EQ(workload.profiles.at("h5").type, Profile::Type::kParallelHomogeneous);
   // Spreading the amounts over the hosts is not Batsim 4's homogeneous task.
-  EXPECT_TRUE(contains(job_named(workload, "3").invalid_reason,
+  EXPECT_TRUE(contains(job_named(workload, "3").rejection.text(),
                        "type 'ParallelTaskHomogeneousProfile', which batfill's simulator does "
                        "not support"))
-      << job_named(workload, "3").invalid_reason;
+      << job_named(workload, "3").rejection.text();
 }
 
 TEST(BatsimJsonReader, WalltimeMinusOneMeansNoneAndZeroIsInvalid) {
@@ -135,8 +135,8 @@ TEST(BatsimJsonReader, WalltimeMinusOneMeansNoneAndZeroIsInvalid) {
   EXPECT_TRUE(job_named(workload, "none").is_valid());
   EXPECT_EQ(job_named(workload, "none").job.time_limit, kNoTimeLimit);
   EXPECT_TRUE(
-      contains(job_named(workload, "zero").invalid_reason, "'walltime' must be a number > 0"));
-  EXPECT_TRUE(contains(job_named(workload, "text").invalid_reason, "(got \"1h\")"));
+      contains(job_named(workload, "zero").rejection.text(), "'walltime' must be a number > 0"));
+  EXPECT_TRUE(contains(job_named(workload, "text").rejection.text(), "(got \"1h\")"));
 }
 
 TEST(BatsimJsonReader, ParallelProfileNeedsOneCpuValuePerRequestedHost) {
@@ -152,9 +152,9 @@ TEST(BatsimJsonReader, ParallelProfileNeedsOneCpuValuePerRequestedHost) {
   EXPECT_EQ(parallel.cpu_per_host, (std::vector<double>{1e9, 2e9}));
   EXPECT_EQ(parallel.com_matrix, (std::vector<double>{0, 5, 7, 0}));
   EXPECT_TRUE(job_named(workload, "fits").is_valid());
-  EXPECT_TRUE(contains(job_named(workload, "wrong").invalid_reason,
+  EXPECT_TRUE(contains(job_named(workload, "wrong").rejection.text(),
                        "parallel over 2 hosts but the job requests 3"));
-  EXPECT_TRUE(contains(job_named(workload, "square").invalid_reason, "it needs n*n = 4"));
+  EXPECT_TRUE(contains(job_named(workload, "square").rejection.text(), "it needs n*n = 4"));
 }
 
 TEST(BatsimJsonReader, UndefinedProfileBangInIdAndRepeatedIdAreInvalid) {
@@ -166,13 +166,13 @@ TEST(BatsimJsonReader, UndefinedProfileBangInIdAndRepeatedIdAreInvalid) {
                              {"id": "7", "subtime": 3, "res": 1, "profile": "d"},
                              "not a job")")));
   ASSERT_EQ(workload.jobs.size(), 5u);
-  EXPECT_TRUE(contains(job_named(workload, "x").invalid_reason,
+  EXPECT_TRUE(contains(job_named(workload, "x").rejection.text(),
                        "profile 'nope' is not defined in 'profiles'"));
   // '!' would split Batsim's "w0!a!b" wrongly, so the id is made safe as well as rejected.
-  EXPECT_TRUE(contains(job_named(workload, "a_b").invalid_reason, "id 'a!b' contains '!'"));
+  EXPECT_TRUE(contains(job_named(workload, "a_b").rejection.text(), "id 'a!b' contains '!'"));
   EXPECT_TRUE(job_named(workload, "7").is_valid());
-  EXPECT_TRUE(contains(job_named(workload, "7#2").invalid_reason, "duplicate job id '7'"));
-  EXPECT_TRUE(contains(job_named(workload, "jobs[4]").invalid_reason, "is not a JSON object"));
+  EXPECT_TRUE(contains(job_named(workload, "7#2").rejection.text(), "duplicate job id '7'"));
+  EXPECT_TRUE(contains(job_named(workload, "jobs[4]").rejection.text(), "is not a JSON object"));
 }
 
 TEST(BatsimJsonReader, ReasonsNameTheLineWhereTheJobStarts) {
@@ -191,10 +191,13 @@ TEST(BatsimJsonReader, ReasonsNameTheLineWhereTheJobStarts) {
   ASSERT_EQ(workload.jobs.size(), 3u);
   EXPECT_EQ(workload.jobs[0].job.id, "1");
   EXPECT_EQ(workload.jobs[1].job.id, "1#2");
-  EXPECT_EQ(workload.jobs[1].invalid_reason,
+  EXPECT_EQ(workload.jobs[1].rejection.text(),
             path + ":7: jobs[2]: duplicate job id '1' (first used at " + path +
                 ":4: jobs[0]), renamed '1#2'");
-  EXPECT_EQ(workload.jobs[2].invalid_reason, path + ":6: jobs[1]: is not a JSON object");
+  EXPECT_EQ(workload.jobs[2].rejection.text(), path + ":6: jobs[1]: is not a JSON object");
+  // The record's index belongs to its position, so that the summary groups the bare reason.
+  EXPECT_EQ(workload.jobs[2].rejection.position, path + ":6: jobs[1]");
+  EXPECT_EQ(workload.jobs[2].rejection.why, "is not a JSON object");
 }
 
 TEST(BatsimJsonReader, KeepsUserFieldsVerbatimInFileOrder) {

@@ -75,14 +75,14 @@ TEST(DrevtCsvReader, MalformedRowsBecomeInvalidJobsNamingFileAndLine) {
   // An unreadable submit time falls back to the previous row's, so the job keeps its place.
   EXPECT_EQ(workload.jobs[1].job.id, "2");
   EXPECT_EQ(workload.jobs[1].job.submit_time, from_seconds(5));
-  EXPECT_EQ(workload.jobs[1].invalid_reason,
+  EXPECT_EQ(workload.jobs[1].rejection.text(),
             path + ":3: job_submit_time 'abc' is not a number >= 0");
-  EXPECT_EQ(workload.jobs[2].invalid_reason,
+  EXPECT_EQ(workload.jobs[2].rejection.text(),
             path + ":4: has 3 cells, the header has 4; time_limit '' is not a number > 0");
   // Blank lines are not rows: the next row is id 4, on line 6.
   EXPECT_EQ(workload.jobs[3].job.id, "4");
   EXPECT_EQ(
-      workload.jobs[3].invalid_reason,
+      workload.jobs[3].rejection.text(),
       path + ":6: num_nodes '0' is not a whole number > 0; time_limit '-3' is not a number > 0");
 }
 

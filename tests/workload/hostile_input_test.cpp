@@ -74,7 +74,7 @@ TEST(HostileInput, JsonNestingAtTheLimitIsRead) {
                            nested_arrays(kMaxJsonDepth - 3) + "}]}";
   const Workload workload = read_workload(files.write("limit.json", text));
   ASSERT_EQ(workload.jobs.size(), 1u);
-  EXPECT_TRUE(workload.jobs[0].is_valid()) << workload.jobs[0].invalid_reason;
+  EXPECT_TRUE(workload.jobs[0].is_valid()) << workload.jobs[0].rejection.text();
   EXPECT_EQ(workload.jobs[0].extra_json, "{\"x\":" + nested_arrays(kMaxJsonDepth - 3) + "}");
 }
 
@@ -116,8 +116,8 @@ TEST(HostileInput, SwfTimesBeyondTheTimeRangeMakeTheRecordInvalid) {
                   "2 0 0 50000000000000000000000000000000 1 -1 -1 1 10 -1 1 1 1 1 1 -1 -1 -1\n"));
   ASSERT_EQ(workload.jobs.size(), 2u);
   for (const WorkloadJob& job : workload.jobs) EXPECT_FALSE(job.is_valid()) << job.job.id;
-  const std::string& far = workload.jobs[1].job.id == "1" ? workload.jobs[1].invalid_reason
-                                                          : workload.jobs[0].invalid_reason;
+  const std::string far = workload.jobs[1].job.id == "1" ? workload.jobs[1].rejection.text()
+                                                          : workload.jobs[0].rejection.text();
   EXPECT_TRUE(contains(far,
                        "far.swf:1: submit time (field 2) '50000000000000000000000000000000' is "
                        "negative or out of range"))
@@ -130,15 +130,15 @@ TEST(HostileInput, CsvAndJsonTimesBeyondTheTimeRangeMakeTheRecordInvalid) {
       "far.csv",
       "job_submit_time,num_nodes,queue,time_limit\n50000000000000000000000000000000,1,q,10\n"));
   ASSERT_EQ(csv.jobs.size(), 1u);
-  EXPECT_TRUE(contains(csv.jobs[0].invalid_reason,
+  EXPECT_TRUE(contains(csv.jobs[0].rejection.text(),
                        "job_submit_time '50000000000000000000000000000000' is not a number >= 0"))
-      << csv.jobs[0].invalid_reason;
+      << csv.jobs[0].rejection.text();
   const Workload json = read_workload(
       files.write("far.json", R"({"nb_res": 1, "profiles": {"d": {"type": "delay", "delay": 10}},
       "jobs": [{"id": 1, "subtime": 5e31, "res": 1, "profile": "d", "walltime": 10}]})"));
   ASSERT_EQ(json.jobs.size(), 1u);
-  EXPECT_TRUE(contains(json.jobs[0].invalid_reason, "'subtime' must be a number >= 0"))
-      << json.jobs[0].invalid_reason;
+  EXPECT_TRUE(contains(json.jobs[0].rejection.text(), "'subtime' must be a number >= 0"))
+      << json.jobs[0].rejection.text();
 }
 
 }  // namespace

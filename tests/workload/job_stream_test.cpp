@@ -78,7 +78,7 @@ void expect_same_as_whole(const std::string& path, const ReadOptions& options = 
     EXPECT_EQ(a.job.runtime, b.job.runtime) << a.job.id;
     EXPECT_EQ(a.job.user, b.job.user) << a.job.id;
     EXPECT_EQ(a.profile, b.profile) << a.job.id;
-    EXPECT_EQ(a.invalid_reason, b.invalid_reason) << a.job.id;
+    EXPECT_EQ(a.rejection.text(), b.rejection.text()) << a.job.id;
     if (a.is_valid()) {
       ASSERT_EQ(header.profiles.count(a.profile), 1u) << a.job.id;
       EXPECT_EQ(header.profiles.at(a.profile).delay, whole.profiles.at(b.profile).delay);
@@ -133,14 +133,14 @@ TEST(JobStream, RepeatedIdsAreRenamedNamingTheFirstUse) {
   const std::vector<WorkloadJob> jobs = drain(*stream);
   ASSERT_EQ(jobs.size(), 7u);
   EXPECT_EQ(jobs[2].job.id, "7#2");
-  EXPECT_EQ(jobs[2].invalid_reason,
+  EXPECT_EQ(jobs[2].rejection.text(),
             path + ":4: duplicate job id '7' (first used at " + path + ":2), renamed '7#2'");
   EXPECT_EQ(jobs[3].job.id, "7#3");
   EXPECT_EQ(jobs[5].job.id, "017#2");
   EXPECT_EQ(jobs[6].job.id, "8#2");
   EXPECT_EQ(
       stream->workload().warnings.back(),
-      "4 of 7 records are invalid and will be rejected (first: " + jobs[2].invalid_reason + ")");
+      "4 of 7 records are invalid and will be rejected (first: " + jobs[2].rejection.text() + ")");
 }
 
 // The second pass parses only the fields a job is made of where the first found the record
@@ -158,7 +158,7 @@ TEST(JobStream, InvalidRecordsAmongValidOnesKeepTheirReasons) {
   const std::unique_ptr<JobStream> stream = open_job_stream(path);
   const std::vector<WorkloadJob> jobs = drain(*stream);
   ASSERT_EQ(jobs.size(), 8u);
-  EXPECT_EQ(jobs[2].invalid_reason, path + ":4: field 3 'x' is not a number");
+  EXPECT_EQ(jobs[2].rejection.text(), path + ":4: field 3 'x' is not a number");
   EXPECT_EQ(jobs[6].job.runtime, from_fractional_seconds(10.5));
   EXPECT_TRUE(jobs[7].is_valid());
 }

@@ -89,8 +89,8 @@ TEST(RealTraces, SdscSp2CancelledJobsAreRejectedNotDropped) {
   EXPECT_LE(workload.invalid_count(), 5681u);
   for (const WorkloadJob& job : workload.jobs) {
     if (job.is_valid()) continue;
-    ASSERT_NE(job.invalid_reason.find("runtime (field 4) is -1"), std::string::npos)
-        << job.invalid_reason;
+    ASSERT_NE(job.rejection.text().find("runtime (field 4) is -1"), std::string::npos)
+        << job.rejection.text();
   }
 }
 

@@ -17,7 +17,7 @@ TEST(ResizeInput, JsonFieldGivesTheRequestsInOrder) {
   const Workload workload = read_batsim_json(
       "w.json", with_jobs(R"({"id": "1", "subtime": 0, "res": 4, "profile": "d", "walltime": 72000,
        "resize": [{"after": 14400, "nodes": 8}, {"after": 20000.5, "nodes": 2}]})"));
-  ASSERT_TRUE(workload.jobs[0].is_valid()) << workload.jobs[0].invalid_reason;
+  ASSERT_TRUE(workload.jobs[0].is_valid()) << workload.jobs[0].rejection.text();
   const std::vector<ResizeRequest>& resizes = workload.jobs[0].resizes;
   ASSERT_EQ(resizes.size(), 2U);
   EXPECT_EQ(resizes[0].after, from_seconds(14400));
@@ -43,7 +43,7 @@ TEST(ResizeInput, JsonErrorsMakeTheJobInvalidNamingLineAndKey) {
     const Workload workload = read_batsim_json(
         "w.json", with_jobs("\n" R"({"id": "1", "subtime": 0, "res": 4, "profile": "d",
         "walltime": 100, "resize": )" + c.resize + "}"));
-    const std::string& reason = workload.jobs[0].invalid_reason;
+    const std::string reason = workload.jobs[0].rejection.text();
     EXPECT_NE(reason.find("w.json:2: jobs[0]"), std::string::npos) << reason;
     EXPECT_NE(reason.find(c.expected), std::string::npos) << reason;
   }

@@ -55,9 +55,9 @@ TEST(SwfReader, ReadsTheShippedTinyTrace) {
 
   const WorkloadJob& cancelled = job_named(workload, "5");
   EXPECT_FALSE(cancelled.is_valid());
-  EXPECT_EQ(cancelled.invalid_reason.rfind(BATFILL_SOURCE_DIR "/workloads/tiny.swf:15: ", 0), 0u)
-      << cancelled.invalid_reason;
-  EXPECT_NE(cancelled.invalid_reason.find("runtime (field 4) is -1"), std::string::npos);
+  EXPECT_EQ(cancelled.rejection.text().rfind(BATFILL_SOURCE_DIR "/workloads/tiny.swf:15: ", 0), 0u)
+      << cancelled.rejection.text();
+  EXPECT_NE(cancelled.rejection.text().find("runtime (field 4) is -1"), std::string::npos);
 
   const WorkloadJob& instant = job_named(workload, "6");
   EXPECT_TRUE(instant.is_valid());
@@ -81,14 +81,16 @@ TEST(SwfReader, MalformedLinesBecomeInvalidJobsNamingFileAndLine) {
   // No parsable id: named after its line; no parsable submit time: the previous record's.
   const WorkloadJob& text = job_named(workload, "line3");
   EXPECT_EQ(text.job.submit_time, from_seconds(300));
-  EXPECT_EQ(text.invalid_reason.rfind(path + ":3: ", 0), 0u) << text.invalid_reason;
+  EXPECT_EQ(text.rejection.text().rfind(path + ":3: ", 0), 0u) << text.rejection.text();
 
   const WorkloadJob& short_line = job_named(workload, "7");
   EXPECT_EQ(short_line.job.submit_time, from_seconds(400));
-  EXPECT_EQ(short_line.invalid_reason, path + ":4: has 4 fields, SWF records have 18");
+  EXPECT_EQ(short_line.rejection.text(), path + ":4: has 4 fields, SWF records have 18");
+  EXPECT_EQ(short_line.rejection.position, path + ":4");
+  EXPECT_EQ(short_line.rejection.why, "has 4 fields, SWF records have 18");
 
   const WorkloadJob& letter_o = job_named(workload, "8");
-  EXPECT_EQ(letter_o.invalid_reason, path + ":5: field 9 '2O' is not a number");
+  EXPECT_EQ(letter_o.rejection.text(), path + ":5: field 9 '2O' is not a number");
   EXPECT_TRUE(job_named(workload, "1").is_valid());
 }
 
@@ -100,9 +102,9 @@ TEST(SwfReader, RejectsNonPositiveNodesAndNegativeRuntime) {
                                                     record("4", "0", "10", "2", "2.5", "100"));
   const Workload workload = read_workload(path);
   for (const WorkloadJob& job : workload.jobs) EXPECT_FALSE(job.is_valid()) << job.job.id;
-  EXPECT_NE(job_named(workload, "2").invalid_reason.find("node count (field 8) is 0"),
+  EXPECT_NE(job_named(workload, "2").rejection.text().find("node count (field 8) is 0"),
             std::string::npos);
-  EXPECT_NE(job_named(workload, "3").invalid_reason.find("field 8 is missing"), std::string::npos);
+  EXPECT_NE(job_named(workload, "3").rejection.text().find("field 8 is missing"), std::string::npos);
   EXPECT_EQ(workload.time_limits_from_runtime, 0);
 }
 
@@ -132,7 +134,7 @@ TEST(SwfReader, MissingRequestedTimeCanBeRejectedInstead) {
   const Workload rejected = read_workload(path, strict);
   EXPECT_EQ(rejected.time_limits_from_runtime, 0);
   ASSERT_EQ(rejected.invalid_count(), 2u);
-  EXPECT_NE(rejected.jobs[0].invalid_reason.find("no requested time (field 9 is -1)"),
+  EXPECT_NE(rejected.jobs[0].rejection.text().find("no requested time (field 9 is -1)"),
             std::string::npos);
 }
 
@@ -163,19 +165,19 @@ TEST(SwfReader, NumberSpellingsReadAlike) {
   const Workload workload = read_workload(path);
   for (const char* id : {"1", "2"}) {
     const WorkloadJob& job = job_named(workload, id);
-    EXPECT_TRUE(job.is_valid()) << id << ": " << job.invalid_reason;
+    EXPECT_TRUE(job.is_valid()) << id << ": " << job.rejection.text();
     EXPECT_EQ(job.job.submit_time, 0) << id;
     EXPECT_EQ(job.profile, "100") << id;
     EXPECT_EQ(job.job.nodes, 4) << id;
     EXPECT_EQ(job.job.time_limit, from_seconds(100)) << id;
   }
   // 2^53 + 1 s lies between the doubles 2^53 and 2^53 + 2; the tie goes to the even 2^53.
-  EXPECT_TRUE(job_named(workload, "3").is_valid()) << job_named(workload, "3").invalid_reason;
+  EXPECT_TRUE(job_named(workload, "3").is_valid()) << job_named(workload, "3").rejection.text();
   EXPECT_EQ(job_named(workload, "3").job.time_limit, from_seconds(9007199254740992));
   // 10^32 s is beyond kMaxTime, 2^125 - 1 µs (4.25e31 s).
-  EXPECT_NE(job_named(workload, "5").invalid_reason.find("requested time (field 9)"),
+  EXPECT_NE(job_named(workload, "5").rejection.text().find("requested time (field 9)"),
             std::string::npos);
-  EXPECT_NE(job_named(workload, "4").invalid_reason.find("node count (field 8)"),
+  EXPECT_NE(job_named(workload, "4").rejection.text().find("node count (field 8)"),
             std::string::npos);
 }
 
@@ -200,7 +202,7 @@ TEST(SwfReader, RenamesAndRejectsARepeatedId) {
   ASSERT_EQ(workload.jobs.size(), 2u);
   EXPECT_TRUE(job_named(workload, "1").is_valid());
   const WorkloadJob& repeated = job_named(workload, "1#2");
-  EXPECT_EQ(repeated.invalid_reason,
+  EXPECT_EQ(repeated.rejection.text(),
             path + ":2: duplicate job id '1' (first used at " + path + ":1), renamed '1#2'");
 }
 
@@ -218,12 +220,12 @@ TEST(SwfReader, IdsAreComparedAsWrittenWhateverTheirSize) {
   ASSERT_EQ(workload.jobs.size(), 8u);
   EXPECT_TRUE(job_named(workload, "7").is_valid());
   EXPECT_TRUE(job_named(workload, "007").is_valid());
-  EXPECT_EQ(job_named(workload, "7#2").invalid_reason,
+  EXPECT_EQ(job_named(workload, "7#2").rejection.text(),
             path + ":3: duplicate job id '7' (first used at " + path + ":1), renamed '7#2'");
-  EXPECT_EQ(job_named(workload, "7#3").invalid_reason,
+  EXPECT_EQ(job_named(workload, "7#3").rejection.text(),
             path + ":4: duplicate job id '7' (first used at " + path + ":1), renamed '7#3'");
   EXPECT_TRUE(job_named(workload, "123456789012").is_valid());
-  EXPECT_EQ(job_named(workload, "123456789012#2").invalid_reason,
+  EXPECT_EQ(job_named(workload, "123456789012#2").rejection.text(),
             path + ":6: duplicate job id '123456789012' (first used at " + path +
                 ":5), renamed '123456789012#2'");
   EXPECT_TRUE(job_named(workload, "7.5").is_valid());
@@ -270,7 +272,7 @@ TEST(SwfReader, AcceptsCrlfBlankLinesAndTabs) {
   const Workload workload = read_workload(path);
   EXPECT_EQ(workload.machine_count, 2);
   ASSERT_EQ(workload.jobs.size(), 1u);
-  EXPECT_TRUE(workload.jobs[0].is_valid()) << workload.jobs[0].invalid_reason;
+  EXPECT_TRUE(workload.jobs[0].is_valid()) << workload.jobs[0].rejection.text();
   EXPECT_EQ(workload.jobs[0].job.time_limit, from_seconds(9));
 }
 

@@ -44,7 +44,7 @@ class Batsim5Responder {
   BatsimAdapter adapter_;
   std::string settings_;  // handed to the adapter as SIMULATION_BEGINS' sched-config
   std::string hello_;
-  long index_ = 0;  // messages numbered from 0, 0 being SimulationBegins
+  long index_ = 0;  // the next request's number (NumberedRequest)
 };
 
 }  // namespace batfill::adapter

@@ -21,14 +21,50 @@ class RequestError : public std::runtime_error {
 // `message` cut to its first kilobyte, for an error or a debug line.
 std::string truncated_message(std::string_view message);
 
+// One request being answered, whatever the codec (Responder, Batsim5Responder): numbered from 0
+// like the exchanges of a Batsim capture (0 = SIMULATION_BEGINS).
+class NumberedRequest {
+ public:
+  NumberedRequest(const Log& log, long index, std::string_view text)
+      : log_(log), index_(index), text_(text) {}
+
+  // "#K". Built only when a line is shown: this runs for every message.
+  std::string number() const { return "#" + std::to_string(index_); }
+  // "message #K: <json>" at debug level, once the request has parsed.
+  void log_parsed() const {
+    if (log_.debugging()) log_.debug("message " + number() + ": " + truncated_message(text_));
+  }
+
+  // The reply `answer()` makes (it parses the request, calls log_parsed(), runs one exchange and
+  // writes the reply), logged at debug level as "reply #K: <json>". Whatever it throws becomes
+  // a RequestError "message #K: <what>" followed by the request.
+  template <typename Answer>
+  std::string reply(Answer&& answer) const {
+    std::string reply;
+    try {
+      reply = answer();
+    } catch (const std::exception& e) {
+      throw RequestError("message " + number() + ": " + e.what() +
+                         "\n  the message was: " + truncated_message(text_));
+    }
+    if (log_.debugging()) log_.debug("reply " + number() + ": " + truncated_message(reply));
+    return reply;
+  }
+
+ private:
+  const Log& log_;
+  long index_;
+  std::string_view text_;
+};
+
 class Responder {
  public:
   // Throws std::invalid_argument for an unknown policy.
   Responder(std::string policy, SchedulerOptions options, Log log,
             EventBatching batching = EventBatching::kInstant);
 
-  // Parses the request, runs one exchange and writes the reply. Logs both at debug level as
-  // "message #K: <json>" and "reply #K: <json>". Throws RequestError.
+  // Parses the request, runs one exchange and writes the reply, as NumberedRequest logs and
+  // reports it. Throws RequestError.
   std::string reply_to(std::string_view request);
 
   // SIMULATION_ENDS has been answered.
@@ -37,8 +73,7 @@ class Responder {
  private:
   Log log_;
   BatsimAdapter adapter_;
-  // Messages are numbered from 0 like the exchanges of a Batsim capture (0 = SIMULATION_BEGINS).
-  long index_ = 0;
+  long index_ = 0;  // the next request's number (NumberedRequest)
 };
 
 }  // namespace batfill::adapter

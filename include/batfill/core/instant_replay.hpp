@@ -41,7 +41,7 @@ struct TraceJob {
 struct ReplayResult {
   std::map<JobId, Time> start;  // executed jobs
   std::map<JobId, MachineSet> machines;
-  std::map<JobId, std::string> rejected;
+  std::map<JobId, Rejection> rejected;
   // Each job's first reservation, for policies that make them (conservative-classic).
   std::map<JobId, Time> first_reservation;
   Time makespan = 0;  // last finish

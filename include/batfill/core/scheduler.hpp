@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "batfill/common/rejection.hpp"
 #include "batfill/core/job.hpp"
 #include "batfill/core/machine_pool.hpp"
 #include "batfill/core/policy.hpp"
@@ -38,7 +39,7 @@ struct Decision {
   Kind kind = Kind::kExecute;
   JobId job_id;
   MachineSet machines;  // kExecute, kGrantResize: exactly job.nodes machines
-  std::string reason;   // kReject: why the job can never run
+  Rejection reason;     // kReject: why the job can never run, naming the job
 };
 
 class Scheduler {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "batfill/common/machine_set.hpp"
+#include "batfill/common/rejection.hpp"
 #include "batfill/common/time.hpp"
 
 namespace batfill::protocol {
@@ -36,32 +37,44 @@ struct SimulationBegins {
   bool resize_requests_replayed = false;
 };
 
-// The job object of JOB_SUBMITTED. `extra_json` keeps user fields verbatim (a JSON object text
-// without id/subtime/res/profile/walltime), so a re-encoded message loses nothing.
-//
-// The two user fields batfill reads are also typed (docs/protocol.md §3.2), so that the
-// in-process simulator passes them without writing JSON text for the adapter to parse back:
-// the codec reads them out of the job object, and writes them only for a job without
-// `extra_json` (one built in-process, whose typed fields are then all there is).
+// The two user fields batfill reads (docs/protocol.md §3.2): `user` when an integer, -1
+// otherwise; `queue` when a name or an integer (as its digits), "" otherwise.
+struct TypedUserFields {
+  int user = -1;
+  std::string queue;
+};
+
+// The user fields as the JSON object text the job came with (every member of Batsim's job
+// object but id, subtime, res, profile and walltime), verbatim.
+struct UserFieldsText {
+  std::string json;  // "{...}"
+};
+
+// The job object of JOB_SUBMITTED. Each datum is held in one form (docs/protocol.md §3.2):
+// - the members batfill interprets are typed;
+// - the user fields are the JSON text the job came with, when it came with one (from Batsim,
+//   or from a Batsim JSON workload in the stand-in): kept verbatim because a job's fields are
+//   forwarded to other schedulers exactly as written; a job built in-process from a trace
+//   without JSON (SWF, CSV) holds the two batfill reads, typed, which the codecs write as
+//   Batsim would. typed_user_fields() reads the two from either form.
 struct SubmittedJob {
   std::string id;  // "w0!17"
   Time subtime = 0;
   int res = 0;
   std::string profile;
   Time walltime = kNoTimeLimit;  // absent or -1 in JSON
-  int user = -1;                 // `user` when an integer, else -1
-  std::string queue;             // `queue`, a number (as its digits) or a name; "" when absent
-  std::string extra_json;        // "" or "{...}"
+  std::variant<TypedUserFields, UserFieldsText> user_fields;
 };
+
+// `user` and `queue` of a job, from whichever form its user fields have.
+TypedUserFields typed_user_fields(const SubmittedJob& job);
 
 struct JobSubmitted {
   SubmittedJob job;
-  // data.profile, present only with --forward-profiles-on-submission: the profile's JSON object
-  // text, kept verbatim ("" when absent), for round trips.
-  std::string forwarded_profile_json;
-  // The delay of a forwarded `delay` profile (the clairvoyant predictor's runtime,
-  // docs/semantics.md §2.9), kNoTimeLimit otherwise; read out of the profile by the codec. A
-  // message built in-process sets only this, and the codec writes it as a delay profile.
+  // data.profile, present only with --forward-profiles-on-submission: batfill reads only the
+  // delay of a `delay` profile (the clairvoyant predictor's runtime, docs/semantics.md §2.9), so
+  // that is all the codecs keep of it: kNoTimeLimit for no profile or a profile of another type.
+  // They write it back as a delay profile.
   Time forwarded_delay = kNoTimeLimit;
 };
 
@@ -122,7 +135,7 @@ struct RejectJob {
   std::string job_id;
   // Why, for the simulator's outputs. Never on the wire: Batsim 4's REJECT_JOB accepts only
   // job_id, so a parsed RejectJob has an empty reason.
-  std::string reason;
+  Rejection reason;
 };
 
 struct CallMeLater {

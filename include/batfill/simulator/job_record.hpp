@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "batfill/common/machine_set.hpp"
+#include "batfill/common/rejection.hpp"
 #include "batfill/common/time.hpp"
 #include "batfill/core/job.hpp"
 #include "batfill/workload/workload.hpp"
@@ -48,7 +49,7 @@ struct JobRecord {
   Time start_time = 0;   // executed jobs only
   Time finish_time = 0;  // executed jobs only
   MachineSet machines;   // executed jobs only
-  std::string reject_reason;
+  Rejection rejection;  // rejected jobs only
   std::vector<ResizeRecord> resizes;  // the requests it made, in order (executed jobs only)
   int resizes_not_made = 0;           // requests that never fell due while it ran
 

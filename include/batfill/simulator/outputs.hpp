@@ -36,8 +36,8 @@ class JobsCsvWriter {
   std::string rows_;
 };
 
-// Rejection reasons grouped by their text without the record's position ("FILE:LINE: ") or
-// job ("job 'x' "), for the summary (docs/semantics.md §6.4), gathered as jobs end.
+// Rejections grouped by their bare reason, without the record's position or the job, for the
+// summary (docs/semantics.md §6.4), gathered as jobs end.
 class RejectionReasons {
  public:
   void add(const JobRecord& job);

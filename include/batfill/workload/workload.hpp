@@ -2,14 +2,15 @@
 // Workloads as the embedded simulator replays them: SWF traces (plain or gzip), Batsim JSON
 // workloads and DR_EVT CSV traces, all read into one shape.
 //
-// Nothing is dropped: a record that cannot run becomes a job with an invalid_reason, which the
-// simulator rejects so that it still shows up in the outputs.
+// Nothing is dropped: a record that cannot run becomes a job with a rejection, which the
+// simulator applies so that it still shows up in the outputs.
 
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "batfill/common/rejection.hpp"
 #include "batfill/common/time.hpp"
 #include "batfill/core/job.hpp"
 
@@ -39,16 +40,16 @@ struct WorkloadJob {
   // job is marked invalid, so the simulator can key its tables by id.
   Job job;
   std::string profile;  // key into Workload::profiles (an invalid job may name a missing one)
-  // Non-empty: the record is malformed or unrunnable, as "FILE:LINE: why" (JSON: "FILE:LINE:
-  // jobs[i]: why"; several problems of one record are joined by "; "). The simulator rejects
-  // the job with this reason.
-  std::string invalid_reason;
+  // Non-empty: the record is malformed or unrunnable. Its position is "FILE:LINE" (JSON:
+  // "FILE:LINE: jobs[i]"), its reason the record's problems joined by "; "; it names no job.
+  // The simulator rejects the job with it.
+  Rejection rejection;
   // Batsim JSON only: the job object's user fields verbatim as JSON object text ("" if none).
   std::string extra_json;
   // Its resize requests, in input order: Batsim JSON's job field "resize", or --resize.
   std::vector<ResizeRequest> resizes;
 
-  bool is_valid() const { return invalid_reason.empty(); }
+  bool is_valid() const { return rejection.empty(); }
 };
 
 struct Workload {

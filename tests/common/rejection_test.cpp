@@ -1,0 +1,25 @@
+// A rejection's text, as the log and the workload's warnings print it; each part appears only
+// when present, in the forms docs/semantics.md §5.5 describes.
+
+#include <gtest/gtest.h>
+
+#include "batfill/common/rejection.hpp"
+
+namespace batfill {
+namespace {
+
+// The whole text, as the log and the workload's warnings print it: each part only when present.
+TEST(Rejection, TextJoinsThePartsPresent) {
+  EXPECT_EQ((Rejection{"t.swf:4", "", "a; b"}).text(), "t.swf:4: a; b");
+  EXPECT_EQ((Rejection{"w.json:3: jobs[2]", "", "x"}).text(), "w.json:3: jobs[2]: x");
+  EXPECT_EQ((Rejection{"", "w0!3", "requests 9 nodes"}).text(), "job 'w0!3' requests 9 nodes");
+  EXPECT_EQ((Rejection{"t.swf:4", "3", "uses unknown profile 'p'"}).text(),
+            "t.swf:4: job '3' uses unknown profile 'p'");
+  EXPECT_EQ((Rejection{"", "", "rejected by the decision process"}).text(),
+            "rejected by the decision process");
+  EXPECT_TRUE(Rejection{}.empty());
+  EXPECT_FALSE((Rejection{"", "", "x"}).empty());
+}
+
+}  // namespace
+}  // namespace batfill
