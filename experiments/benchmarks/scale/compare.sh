@@ -3,8 +3,11 @@
 # on a shared machine: per trace and policy, the smallest user + system time of RUNS runs
 # (default 5) of each build, and its ratio to the CPU time of the trace's first pass (the
 # summary's "CPU time ... (reading X s)", docs/semantics.md §5.11; taken from the second build,
-# which must print it). Prints a Markdown table.
-# Usage: experiments/benchmarks/scale/compare.sh BEFORE_BATFILL AFTER_BATFILL [TRACE...]
+# which must print it). Prints a Markdown table. With INSTRUCTIONS=1, a second table counts the
+# instructions each build executes per trace and policy (valgrind's callgrind, about 50 times
+# slower than a run): a figure a loaded machine does not change.
+# Usage: [RUNS=N] [POLICIES="..."] [INSTRUCTIONS=1]
+#        experiments/benchmarks/scale/compare.sh BEFORE_BATFILL AFTER_BATFILL [TRACE...]
 #   (default traces: SDSC-BLUE and the 4-copy scale trace run.sh builds in work/)
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -31,8 +34,8 @@ one_run() {  # BATFILL TRACE POLICY
 
 min() { sort -g | sed -n 1p; }
 
-echo "| trace | jobs | policy | first pass CPU (s) | before CPU (s) | after CPU (s) | before / first pass | after / first pass |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| trace | jobs | policy | first pass CPU (s) | before CPU (s) | after CPU (s) | after / before | before / first pass | after / first pass |"
+echo "|---|---|---|---|---|---|---|---|---|"
 for trace in "${TRACES[@]}"; do
   jobs=$(zcat -f "$trace" | grep -vc '^;')
   for policy in $POLICIES; do
@@ -46,7 +49,25 @@ for trace in "${TRACES[@]}"; do
     after=$(cut -d' ' -f1 "$OUT/after" | min)
     first=$(cut -d' ' -f2 "$OUT/after" | min)
     awk -v t="$(basename "$trace")" -v j="$jobs" -v p="$policy" -v f="$first" -v b="$before" \
-      -v a="$after" 'BEGIN{printf "| %s | %\047d | %s | %.3f | %.2f | %.2f | %.1f | %.1f |\n",
-                            t, j, p, f, b, a, b / f, a / f}'
+      -v a="$after" 'BEGIN{printf "| %s | %\047d | %s | %.3f | %.2f | %.2f | %.3f | %.1f | %.1f |\n",
+                            t, j, p, f, b, a, a / b, b / f, a / f}'
+  done
+done
+
+[ "${INSTRUCTIONS:-0}" = 1 ] || exit 0
+instructions() {  # BATFILL TRACE POLICY
+  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$1" simulate "$2" --backfill "$3" \
+    --no-progress --output "$OUT/run" 2>&1 >/dev/null | sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' |
+    tr -d ,
+}
+echo
+echo "| trace | policy | before (M instructions) | after (M instructions) | after / before |"
+echo "|---|---|---|---|---|"
+for trace in "${TRACES[@]}"; do
+  for policy in $POLICIES; do
+    before=$(instructions "$BEFORE" "$trace" "$policy")
+    after=$(instructions "$AFTER" "$trace" "$policy")
+    awk -v t="$(basename "$trace")" -v p="$policy" -v b="$before" -v a="$after" \
+      'BEGIN{printf "| %s | %s | %.1f | %.1f | %.3f |\n", t, p, b / 1e6, a / 1e6, a / b}'
   done
 done
