@@ -23,15 +23,9 @@ using testing::TraceJob;
 // A job in seconds; limit <= 0 means no run limit.
 TraceJob job(const std::string& id, long submit, int nodes, long limit, long runtime,
              const std::string& queue = "", int user = -1) {
-  TraceJob t;
-  t.job.id = id;
-  t.job.submit_time = from_seconds(submit);
-  t.job.nodes = nodes;
-  t.job.time_limit = limit > 0 ? from_seconds(limit) : kNoTimeLimit;
-  t.job.queue = queue;
-  t.job.user = user;
-  t.runtime = from_seconds(runtime);
-  return t;
+  return testing::trace_job(id, from_seconds(submit), nodes,
+                            limit > 0 ? from_seconds(limit) : kNoTimeLimit, from_seconds(runtime),
+                            queue, user);
 }
 
 QueueSpec queue(const std::string& name, const std::string& id, int priority, bool backfill,

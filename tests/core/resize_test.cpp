@@ -28,15 +28,8 @@ Time hours(long h) { return from_seconds(h * kHour); }
 // limit <= 0: no run limit. Runtime defaults to the whole limit.
 TraceJob job(const std::string& id, long submit, int nodes, long limit, long runtime = -1,
              const std::string& queue = "", int user = -1) {
-  TraceJob t;
-  t.job.id = id;
-  t.job.submit_time = hours(submit);
-  t.job.nodes = nodes;
-  t.job.time_limit = limit > 0 ? hours(limit) : kNoTimeLimit;
-  t.job.queue = queue;
-  t.job.user = user;
-  t.runtime = hours(runtime >= 0 ? runtime : limit);
-  return t;
+  return testing::trace_job(id, hours(submit), nodes, limit > 0 ? hours(limit) : kNoTimeLimit,
+                            hours(runtime >= 0 ? runtime : limit), queue, user);
 }
 
 TraceJob resizing(TraceJob t, long after, int nodes) {

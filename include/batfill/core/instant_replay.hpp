@@ -38,6 +38,20 @@ struct TraceJob {
   std::vector<TraceResize> resizes;
 };
 
+// A job of a hand-made trace; `time_limit` kNoTimeLimit for none.
+inline TraceJob trace_job(const JobId& id, Time submit, int nodes, Time time_limit, Time runtime,
+                          const std::string& queue = "", int user = -1) {
+  TraceJob t;
+  t.job.id = id;
+  t.job.submit_time = submit;
+  t.job.nodes = nodes;
+  t.job.time_limit = time_limit;
+  t.job.queue = queue;
+  t.job.user = user;
+  t.runtime = runtime;
+  return t;
+}
+
 struct ReplayResult {
   std::map<JobId, Time> start;  // executed jobs
   std::map<JobId, MachineSet> machines;
