@@ -237,11 +237,14 @@ inline void write_typed_user_fields(Writer& writer, const TypedUserFields& field
 // Parses `json` and hands `read` the document and the parse result; the document must be done
 // with on return. Its values and parse stack live in buffers of this call: a text of a few
 // hundred bytes, as most requests and every job's user fields are, then allocates nothing for
-// its document (docs/protocol.md §1.5); a larger one continues in allocated chunks.
-template <typename Read>
+// its document (docs/protocol.md §1.5); a larger one continues in allocated chunks. The buffers
+// are on the stack: code that runs in a SimGrid actor, whose stack a platform may set as small
+// as 16 KiB (`contexts/stack-size`), asks for small ones.
+template <std::size_t kValueBytes = (16 << 10), std::size_t kStackBytes = (4 << 10),
+          typename Read>
 auto with_pooled_document(std::string_view json, Read&& read) {
-  alignas(std::max_align_t) char value_memory[16 << 10];
-  alignas(std::max_align_t) char stack_memory[4 << 10];
+  alignas(std::max_align_t) char value_memory[kValueBytes];
+  alignas(std::max_align_t) char stack_memory[kStackBytes];
   rapidjson::MemoryPoolAllocator<> values(value_memory, sizeof value_memory);
   rapidjson::MemoryPoolAllocator<> stack(stack_memory, sizeof stack_memory);
   RequestDocument document(&values, sizeof stack_memory / 2, &stack);

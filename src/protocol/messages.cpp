@@ -17,8 +17,9 @@ TypedUserFields typed_user_fields(const SubmittedJob& job) {
   if (const auto* typed = std::get_if<TypedUserFields>(&job.user_fields)) return *typed;
   // Read for every submission of a Batsim JSON job, so in pooled buffers rather than a document
   // that allocates; the text was a JSON object when the codec or the workload reader took it
-  // in, at whatever depth (it is parsed iteratively).
-  return json_fields::with_pooled_document(
+  // in, at whatever depth (it is parsed iteratively). Small buffers: the embedded simulator
+  // calls this in its actor, on a stack a platform may make 16 KiB.
+  return json_fields::with_pooled_document<1024, 256>(
       std::get<UserFieldsText>(job.user_fields).json,
       [](const json_fields::Value& fields, rapidjson::ParseResult parsed) {
         if (parsed.IsError() || !fields.IsObject()) return TypedUserFields{};

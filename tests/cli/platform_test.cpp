@@ -91,6 +91,36 @@ TEST(Platform, NodesKeepsTheFirstComputeHosts) {
   EXPECT_NE(too_many.output.find("16 compute hosts"), std::string::npos) << too_many.output;
 }
 
+// A platform may shrink the stack of SimGrid's actors, as Batsim 4's example
+// simple_coalloc_platform.xml does (16 KiB): the stand-in and batfill's scheduler run in one, so
+// nothing of theirs may keep large buffers on the stack. With the guard page SimGrid keeps by
+// default, a frame of 20 KiB (user fields parsed in stack buffers that size) faults at once.
+TEST(Platform, SmallActorStackRunsEveryPolicy) {
+  const std::string dir = cli_testing::output_dir();
+  const std::string platform = dir + "/small_stack.xml";
+  std::ofstream(platform) << R"(<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <config>
+    <prop id="contexts/stack-size" value="16"/>
+  </config>
+  <zone id="world" routing="Full">
+    <host id="master_host" speed="1Gf"/>
+    <host id="host0" speed="1Gf"/>
+    <host id="host1" speed="1Gf"/>
+    <host id="host2" speed="1Gf"/>
+    <host id="host3" speed="1Gf"/>
+  </zone>
+</platform>
+)";
+  for (const std::string& policy : cli_testing::kPolicies) {
+    const auto result =
+        run("simulate " + cli_testing::source_path("workloads/tiny_batsim.json") + " --platform " +
+            platform + " --backfill " + policy + " --no-progress --output " + dir + "/" + policy);
+    EXPECT_EQ(result.exit_code, 0) << policy << ": " << result.output;
+  }
+}
+
 TEST(Platform, MissingPlatformFileIsNamed) {
   const cli_testing::CommandResult result =
       run("simulate " BATFILL_SOURCE_DIR "/workloads/tiny.swf --platform " BATFILL_SOURCE_DIR
