@@ -369,8 +369,12 @@ SimulationResult run_simulation(workload::JobStream& jobs,
   const WallClock::time_point start = WallClock::now();
   // Extra SimGrid settings, e.g. contexts/factory:thread under AddressSanitizer, which cannot
   // follow SimGrid's own stack switching (docs/semantics.md §5.10). Given on the engine's command
-  // line: the context factory is chosen when the engine starts.
-  std::vector<std::string> arguments = {"batfill"};
+  // line: the context factory is chosen when the engine starts. The stand-in's actor runs the
+  // whole decision process (a JSON codec and socket too with --scheduler), so it keeps
+  // SimGrid's default 8 MiB stack even where a platform shrinks its actors' stacks (Batsim's
+  // simple_coalloc_platform.xml sets 16 KiB): the command line wins over the platform's config.
+  std::vector<std::string> arguments = {"batfill", "--log=xbt_cfg.thresh:warning",
+                                        "--cfg=contexts/stack-size:8192"};
   if (const char* extra = std::getenv("BATFILL_SIMGRID_CFG"); extra != nullptr && *extra != '\0') {
     arguments.push_back(std::string("--cfg=") + extra);
   }

@@ -2,6 +2,8 @@
 // parallel tasks run by SimGrid and stopped at their walltime, zero-length delays, failing
 // profiles, and unsupported types rejected with a reason.
 
+#include <unistd.h>
+
 #include <fstream>
 
 #include "cli_support.hpp"
@@ -113,12 +115,20 @@ TEST(Platform, SmallActorStackRunsEveryPolicy) {
   </zone>
 </platform>
 )";
+  const std::string simulate = "simulate " +
+                               cli_testing::source_path("workloads/tiny_batsim.json") +
+                               " --platform " + platform + " --no-progress";
   for (const std::string& policy : cli_testing::kPolicies) {
-    const auto result =
-        run("simulate " + cli_testing::source_path("workloads/tiny_batsim.json") + " --platform " +
-            platform + " --backfill " + policy + " --no-progress --output " + dir + "/" + policy);
+    const auto result = run(simulate + " --backfill " + policy + " --output " + dir + "/" + policy);
     EXPECT_EQ(result.exit_code, 0) << policy << ": " << result.output;
   }
+  // With an external scheduler the actor also decodes its replies.
+  const std::string endpoint =
+      "ipc:///tmp/batfill-test-" + std::to_string(getpid()) + "-stack.sock";
+  const cli_testing::ExternalRun external =
+      cli_testing::run_external(endpoint, "", simulate + " --output " + dir + "/external", dir);
+  EXPECT_EQ(external.simulate.exit_code, 0) << external.simulate.output;
+  EXPECT_EQ(external.serve_exit_code, 0) << external.serve_log;
 }
 
 TEST(Platform, MissingPlatformFileIsNamed) {
