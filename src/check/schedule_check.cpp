@@ -70,6 +70,13 @@ void check_times(const ScheduledJob& job, std::vector<std::string>& out) {
   }
 }
 
+// Whether machines lie outside 0..machine_count-1 (only the lower bound without a count).
+bool outside_machine(const MachineSet& machines, const CheckOptions& options) {
+  if (machines.empty()) return false;
+  return boost::icl::first(machines) < 0 ||
+         (options.machine_count && boost::icl::last(machines) >= *options.machine_count);
+}
+
 void check_allocation(const ScheduledJob& job, const CheckOptions& options,
                       std::vector<std::string>& out) {
   const int size = machine_count(job.machines);
@@ -78,10 +85,7 @@ void check_allocation(const ScheduledJob& job, const CheckOptions& options,
                   quoted(to_string(job.machines)) + " has " + std::to_string(size) +
                   " machines, it requested " + std::to_string(job.requested));
   }
-  const bool below = boost::icl::first(job.machines) < 0;
-  const bool above =
-      options.machine_count && boost::icl::last(job.machines) >= *options.machine_count;
-  if (below || above) {
+  if (outside_machine(job.machines, options)) {
     out.push_back(at(job) + " at " + format_seconds(job.start) + " s: allocation " +
                   quoted(to_string(job.machines)) + " lies outside machines 0-" +
                   std::to_string(options.machine_count.value_or(0) - 1));
@@ -159,10 +163,7 @@ void check_resize(const ScheduledResize& resize, const ScheduledJob* job,
                   format_seconds(resize.release) + " s");
   }
   const int size = machine_count(resize.machines);
-  const bool outside =
-      !resize.machines.empty() &&
-      (boost::icl::first(resize.machines) < 0 ||
-       (options.machine_count && boost::icl::last(resize.machines) >= *options.machine_count));
+  const bool outside = outside_machine(resize.machines, options);
   if (size != resize.nodes || outside) {
     out.push_back(resize_at(resize) + " is granted " + quoted(to_string(resize.machines)) +
                   " for " + std::to_string(resize.nodes) + " nodes" +

@@ -58,6 +58,11 @@ void ReplyChecker::reject_unexpected(const protocol::Event& event, Time now) con
   invalid_decision(now, "unexpected " + protocol::event_type_name(event.data) + " in a reply");
 }
 
+void ReplyChecker::reject_not_pending(const std::string& request_id, Time now) const {
+  invalid_decision(
+      now, "GRANT_RESIZE of " + quoted(request_id) + ", which is no pending resize request");
+}
+
 void ReplyChecker::throw_deadlock(const JobTable& jobs) {
   // Slots are reused, so the first waiting job is the one submitted first, wherever it sits.
   const SimulatedJob* first_job = nullptr;

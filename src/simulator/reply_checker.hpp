@@ -29,6 +29,8 @@ class ReplyChecker {
   [[noreturn]] void reject_not_waiting(const JobTable& jobs, const std::string& id,
                                        const char* decision, Time now) const;
   [[noreturn]] void reject_unexpected(const protocol::Event& event, Time now) const;
+  // A GRANT_RESIZE named no resize request still pending (docs/semantics.md §2.11).
+  [[noreturn]] void reject_not_pending(const std::string& request_id, Time now) const;
   // The decision process left jobs waiting with nothing that could ever wake it again.
   [[noreturn]] static void throw_deadlock(const JobTable& jobs);
   // Batsim requires SIMULATION_ENDS to be answered with no event at all.

@@ -269,7 +269,7 @@ class BatsimStandIn {
       request.request_id = resize_request_id(job.batsim_id, job.record.resizes.size() + 1);
       request.request_time = now;
       request.nodes = job.resize_plan[rank].nodes;
-      pending_resizes_.emplace(request.request_id, index);
+      pending_resizes_.emplace(request.request_id, std::pair{index, job.record.resizes.size()});
       request_.events.push_back(
           {now, protocol::ResizeRequested{job.batsim_id, request.request_id, request.nodes}});
       job.record.resizes.push_back(std::move(request));
@@ -279,23 +279,15 @@ class BatsimStandIn {
   void grant_resize(const std::string& request_id, MachineSet alloc) {
     const Time now = last_now_;
     const auto pending = pending_resizes_.find(request_id);
-    if (pending == pending_resizes_.end()) {
-      throw std::runtime_error("invalid decision at t=" + format_seconds(now) +
-                               ": GRANT_RESIZE of " + quoted(request_id) +
-                               ", which is no pending resize request");
-    }
-    ResizeRecord& request = resize_record(jobs_[pending->second], request_id);
+    if (pending == pending_resizes_.end()) checker_.reject_not_pending(request_id, now);
+    const auto [index, made] = pending->second;
+    ResizeRecord& request = jobs_[index].record.resizes[made];
     pending_resizes_.erase(pending);
     checker_.check_allocation("GRANT_RESIZE", request_id, request.nodes, alloc, now);
     checker_.occupy(alloc);
     request.outcome = ResizeRecord::Outcome::kGranted;
     request.grant_time = now;
     request.machines = std::move(alloc);
-  }
-
-  static ResizeRecord& resize_record(SimulatedJob& job, const std::string& request_id) {
-    return *std::find_if(job.record.resizes.begin(), job.record.resizes.end(),
-                         [&](const ResizeRecord& r) { return r.request_id == request_id; });
   }
 
   // At the job's end its granted machines come back and its pending requests are cancelled;
@@ -353,8 +345,9 @@ class BatsimStandIn {
   // Resize requests to make, by time: the job's slot and the request's rank in its plan. Equal
   // times keep the order the jobs started in.
   std::multimap<Time, std::pair<std::size_t, std::size_t>> resizes_due_;
-  // Requests made and neither granted nor cancelled, by id: the job's slot.
-  std::unordered_map<std::string, std::size_t> pending_resizes_;
+  // Requests made and neither granted nor cancelled, by id: the job's slot and the request's
+  // place among the job's records.
+  std::unordered_map<std::string, std::pair<std::size_t, std::size_t>> pending_resizes_;
 
   protocol::Message request_;          // the instant's request, see collect_events()
   std::vector<Completion> ended_now_;  // the instant's completions, see collect_events()
