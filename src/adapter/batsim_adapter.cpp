@@ -79,26 +79,27 @@ Message BatsimAdapter::exchange(const Message& request) {
         "message before SIMULATION_BEGINS: the first message must begin the simulation");
   Message reply;
   reply.now = now;
+  const Time at = instant_time(now, instant);
   if (batching_ == EventBatching::kInstant || instant.ends) {
-    apply_instant(instant, now);
+    apply_instant(instant, at);
     if (instant.ends) return end(now);
-    decide(now, reply);
-    correct_expired_at_start(now, reply);
-    ask_wake_up(now, reply);
+    decide(at, reply);
+    correct_expired_at_start(at, reply);
+    ask_wake_up(reply);
   } else {
     apply_per_event(instant, now, reply);
   }
-  answer(instant.queries, now, reply);
+  answer(instant.queries, at, reply);
   check_liveness();
   return reply;
 }
 
-// Every prediction that expired by now is corrected before the completions, whether or not
-// this request is the wake-up asked for it (docs/semantics.md §2.9): the wake-up may come
-// later than the expiry (ask_wake_up), and a job completing now was running when its
-// prediction expired; correcting one that ends this very instant changes no plan.
+// Every prediction due by now (expired, or expiring within kWakeUpLead) is corrected before the
+// completions, whether or not this request is the wake-up asked for it (docs/semantics.md §2.9):
+// another request may come first, and a job completing now was running when its prediction
+// expired; correcting one that ends this very instant changes no plan.
 void BatsimAdapter::apply_instant(Instant& instant, Time now) {
-  scheduler_->correct_predictions(now);
+  scheduler_->correct_predictions(correction_horizon());
   for (const CompletionEvent& event : instant.completions) {
     complete(*event.completed, event.where, now);
   }
@@ -242,6 +243,7 @@ void BatsimAdapter::file_event(const EventPosition& where, Time timestamp, Insta
     for (const std::string& id : killed->job_ids)
       log_.info(where.text() + ": job '" + id + "' killed");
   } else if (std::holds_alternative<RequestedCall>(data)) {
+    instant.wake_up = true;
     if (log_.debugging()) log_.debug(where.text() + ": requested call");
   } else if (std::holds_alternative<ResourceStateChanged>(data) ||
              std::holds_alternative<BatsimAnswer>(data)) {
@@ -448,7 +450,7 @@ void BatsimAdapter::decide(Time now, Message& reply) {
                    to_string(decision.machines));
       }
       reply.events.push_back(
-          stamped(now, GrantResize{std::move(decision.job_id), std::move(decision.machines)}));
+          stamped(reply.now, GrantResize{std::move(decision.job_id), std::move(decision.machines)}));
       continue;
     }
     const auto active = active_.find(decision.job_id);
@@ -461,7 +463,7 @@ void BatsimAdapter::decide(Time now, Message& reply) {
       active_.erase(active);
       log_.info("rejected at " + format_seconds(now) + " s: " + decision.reason.text());
       reply.events.push_back(
-          stamped(now, RejectJob{std::move(decision.job_id), std::move(decision.reason)}));
+          stamped(reply.now, RejectJob{std::move(decision.job_id), std::move(decision.reason)}));
     } else {
       active->second = JobStage::kRunning;
       if (log_.debugging()) {
@@ -469,42 +471,59 @@ void BatsimAdapter::decide(Time now, Message& reply) {
                    to_string(decision.machines));
       }
       reply.events.push_back(
-          stamped(now, ExecuteJob{std::move(decision.job_id), std::move(decision.machines)}));
+          stamped(reply.now, ExecuteJob{std::move(decision.job_id), std::move(decision.machines)}));
     }
   }
   decisions.clear();
 }
 
-// A job started with a zero prediction has outlived it at once. Its correction is made now and
-// the pass runs again, as a wake-up at this very instant would (docs/semantics.md §2.9): Batsim
-// cannot be asked for a call at a time it has reached.
+// A job started with a zero prediction (or one expiring within kWakeUpLead) has outlived it at
+// once. Its correction is made now and the pass runs again, as a wake-up at this very instant
+// would (docs/semantics.md §2.9): Batsim cannot be asked for a call at a time it has reached.
 void BatsimAdapter::correct_expired_at_start(Time now, Message& reply) {
-  while (scheduler_->next_correction_time() <= now) {
-    scheduler_->correct_predictions(now);
+  while (scheduler_->next_correction_time() <= correction_horizon()) {
+    scheduler_->correct_predictions(correction_horizon());
     decide(now, reply);
   }
+}
+
+// A prediction that expires less than kWakeUpLead after Batsim's clock cannot have a wake-up of
+// its own that Batsim is sure to accept (docs/protocol.md §4.3): it is corrected now.
+Time BatsimAdapter::correction_horizon() const { return last_now_ + kWakeUpLead - 1; }
+
+// Batsim's answer to a CALL_ME_LATER comes one internal message after the time asked for
+// (docs/protocol.md §4.3): its instant is the time asked for, as in the embedded simulator,
+// so that planned ends computed from it tie with the ones it corrects.
+Time BatsimAdapter::instant_time(Time now, const Instant& instant) {
+  Time at = now;
+  const auto reached = wake_ups_.upper_bound(now);
+  if (instant.wake_up && reached != wake_ups_.begin()) {
+    at = std::max(*std::prev(reached), last_instant_);
+  }
+  wake_ups_.erase(wake_ups_.begin(), reached);
+  last_instant_ = at;
+  return at;
 }
 
 // A CALL_ME_LATER only for the next prediction to expire (docs/semantics.md §2.9), unless a
 // wake-up already pending comes first; never otherwise, so runs without a corrector exchange
 // exactly the messages they always did. Batsim refuses a wake-up at a time its clock has
 // reached, and its clock moves on while it reads the reply (docs/protocol.md §4.3): the call
-// goes first in the reply, and never targets less than kWakeUpLead after now.
-void BatsimAdapter::ask_wake_up(Time now, Message& reply) {
-  wake_ups_.erase(wake_ups_.begin(), wake_ups_.upper_bound(now));
-  Time at = scheduler_->next_correction_time();
+// goes first in the reply, and every expiry before correction_horizon() has been corrected, so
+// it targets at least kWakeUpLead after Batsim's clock.
+void BatsimAdapter::ask_wake_up(Message& reply) {
+  const Time at = scheduler_->next_correction_time();
   if (at == kNever) return;
-  at = std::max(at, now + kWakeUpLead);
   if (!wake_ups_.empty() && *wake_ups_.begin() <= at) return;
   wake_ups_.insert(at);
-  reply.events.insert(reply.events.begin(), stamped(now, CallMeLater{at}));
+  reply.events.insert(reply.events.begin(), stamped(reply.now, CallMeLater{at}));
 }
 
 void BatsimAdapter::answer(const std::vector<const EstimateWaitingTimeQuery*>& queries, Time now,
                            Message& reply) const {
   for (const EstimateWaitingTimeQuery* query : queries) {
     reply.events.push_back(stamped(
-        now,
+        reply.now,
         EstimateWaitingTimeAnswer{query->job.id, waiting_estimate(*scheduler_, query->job, now)}));
   }
 }

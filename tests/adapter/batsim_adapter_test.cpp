@@ -724,29 +724,50 @@ TEST(BatsimAdapterPredictions, AZeroPredictionIsCorrectedInTheSameReply) {
   EXPECT_EQ(adapter.scheduler()->corrections_of("c"), 1);
 }
 
-// docs/semantics.md §2.9, the one-second lead: user 1's jobs are predicted 15 s. c1 starts at 50
-// (expires at 65, a call is asked for 65), c2 at 50.5 (expires at 65.5, after the pending call).
-// At 65 c1 is corrected (reqtime: its walltime) and c2's expiry is half a second away: the call
-// is for 66, and c2 is corrected then.
-TEST(BatsimAdapterPredictions, NoWakeUpLessThanASecondAfterNow) {
+// docs/protocol.md §4.3, the wake-up lead: user 1's jobs are predicted 15 s. c1 starts at 50
+// (expires at 65, a call is asked for 65), c2 at 50.05 (expires at 65.05, after the pending
+// call). At 65 c1 is corrected (reqtime: its walltime); c2 expires 0.05 s later, less than the
+// 0.1 s lead, so a call for it could reach Batsim too late: it is corrected at 65 too, and no
+// call is left to ask.
+TEST(BatsimAdapterPredictions, AnExpiryWithinTheLeadIsCorrectedNow) {
   BatsimAdapter adapter = adapter_after_two_runs("reqtime", 15);
-  const Time half = from_seconds(1) / 2;
+  const Time lead = BatsimAdapter::kWakeUpLead;
   EXPECT_EQ(
       wake_ups(adapter.exchange(request(from_seconds(50), {sized_user_job("c1", 1, 100, 1)}))),
       std::vector<Time>{from_seconds(65)});
-  EXPECT_TRUE(wake_ups(adapter.exchange(
-                           request(from_seconds(50) + half, {sized_user_job("c2", 1, 100, 1)})))
+  EXPECT_TRUE(wake_ups(adapter.exchange(request(from_seconds(50) + lead / 2,
+                                                {sized_user_job("c2", 1, 100, 1)})))
                   .empty());
   const Message at_65 = adapter.exchange(request(from_seconds(65), {RequestedCall{}}));
-  EXPECT_EQ(wake_ups(at_65), std::vector<Time>{from_seconds(66)});
+  EXPECT_TRUE(wake_ups(at_65).empty());
   EXPECT_EQ(adapter.scheduler()->prediction_of("c1"), from_seconds(100));
-  EXPECT_EQ(adapter.scheduler()->prediction_of("c2"), from_seconds(15));
-  EXPECT_TRUE(wake_ups(adapter.exchange(request(from_seconds(66), {RequestedCall{}}))).empty());
   EXPECT_EQ(adapter.scheduler()->prediction_of("c2"), from_seconds(100));
 }
 
-// Every request makes the corrections due by its `now`, not only the wake-up asked for them:
-// a completion at 65.5, before the call at 66 of the case above, finds c2 corrected.
+// docs/protocol.md §4.3: Batsim answers a call one internal message after the time asked for.
+// 4 machines; c1 (user 1, 1 machine) starts at 50, predicted 15 s: a call for 65. At 60, d (all
+// 4 machines, queued first by id) waits for c1's planned end, 65, and e (user 2, 3 machines, walltime 20 s, no
+// history: predicted 20 s) would end at 80 > 65 with no extra machines: it waits. The call
+// arrives at 65.0006; c1 is corrected to its walltime (planned end 150), so e backfills. The
+// pass is the instant asked for, 65: e is planned to end at 65 + 20 = 85, not 85.0006, and the
+// EXECUTE_JOB carries Batsim's time.
+TEST(BatsimAdapterPredictions, AWakeUpIsHandledAtTheTimeAskedFor) {
+  BatsimAdapter adapter = adapter_after_two_runs("reqtime", 15);
+  adapter.exchange(request(from_seconds(50), {sized_user_job("c1", 1, 100, 1)}));
+  const Message at_60 = adapter.exchange(request(
+      from_seconds(60), {sized_user_job("d", 4, 100, 1), sized_user_job("e", 3, 20, 2)}));
+  EXPECT_TRUE(at_60.events.empty());
+  const Time delivered = from_seconds(65) + 600;
+  const Message at_65 = adapter.exchange(request(delivered, {RequestedCall{}}));
+  ASSERT_EQ(at_65.events.size(), 1u);
+  EXPECT_EQ(std::get<ExecuteJob>(at_65.events[0].data).job_id, "e");
+  EXPECT_EQ(at_65.events[0].timestamp, delivered);
+  EXPECT_EQ(adapter.scheduler()->planned_end_of("e", delivered), from_seconds(85));
+}
+
+// Every request makes the corrections due by its `now`, not only the wake-up asked for them: c2
+// starts at 50.5 and expires at 65.5, where a call is asked; a completion at 65.5, in a request
+// of its own, finds c2 corrected.
 TEST(BatsimAdapterPredictions, AnyRequestMakesTheCorrectionsDue) {
   BatsimAdapter adapter = adapter_after_two_runs("reqtime", 15);
   const Time half = from_seconds(1) / 2;

@@ -15,6 +15,9 @@
 //      simulator's RESIZE_REQUESTED (docs/semantics.md §2.11);
 //   5. one scheduling pass at `now` (again after correcting jobs just started with a zero
 //      prediction), and a CALL_ME_LATER if a prediction expires later;
+// A REQUESTED_CALL's steps run at the time the call asked for, not at Batsim's `now`, a message
+// later (docs/protocol.md §4.3), and a prediction expiring within kWakeUpLead of `now` counts as
+// due (step 1).
 // then QUERY estimate_waiting_time is answered from the state after the pass. The reply echoes
 // `now` and stamps every decision with it: CALL_ME_LATER first, then REJECT_JOB, EXECUTE_JOB
 // and ANSWER.
@@ -47,11 +50,10 @@ struct EventPosition {
 class BatsimAdapter : public protocol::DecisionProcess {
  public:
   // The least time between a request's `now` and a CALL_ME_LATER of its reply. Batsim has moved
-  // on by one internal message when it reads the call (docs/protocol.md §4.3), a few ms on its
-  // example platforms; a prediction that expires sooner, but after `now`, is corrected at this
-  // wake-up. Whole-second traces never meet it: their expiries after `now` are whole seconds
-  // after it.
-  static constexpr Time kWakeUpLead = from_seconds(1);
+  // on by one internal message when it reads the call (docs/protocol.md §4.3), 0.6 ms on its
+  // example cluster512; a prediction that expires sooner after `now` is corrected at `now`.
+  // Whole-second traces never meet it: their expiries after `now` are whole seconds after it.
+  static constexpr Time kWakeUpLead = from_seconds(1) / 10;
 
   // `policy` is a name from registered_policies(); throws std::invalid_argument otherwise.
   // The core is created at SIMULATION_BEGINS. A JSON object in config.sched-config overrides
@@ -94,6 +96,7 @@ class BatsimAdapter : public protocol::DecisionProcess {
     std::vector<std::pair<EventPosition, const protocol::BatsimNotify*>> notifications;
     std::vector<const protocol::EstimateWaitingTimeQuery*> queries;
     std::vector<std::pair<EventPosition, const protocol::ResizeRequested*>> resize_requests;
+    bool wake_up = false;  // Batsim's answer to a CALL_ME_LATER
     bool ends = false;
   };
 
@@ -113,7 +116,9 @@ class BatsimAdapter : public protocol::DecisionProcess {
   void submit(std::vector<std::pair<EventPosition, const protocol::JobSubmitted*>>& submissions,
               Time now);
   void correct_expired_at_start(Time now, protocol::Message& reply);
-  void ask_wake_up(Time now, protocol::Message& reply);
+  void ask_wake_up(protocol::Message& reply);
+  Time correction_horizon() const;
+  Time instant_time(Time now, const Instant& instant);
   void notify(const protocol::BatsimNotify& notification, const EventPosition& where);
   void request_resizes(const Instant& instant, Time now);
   protocol::Message end(Time now);
@@ -147,6 +152,7 @@ class BatsimAdapter : public protocol::DecisionProcess {
   bool no_more_external_events_ = false;
   bool finished_ = false;
   Time last_now_ = 0;  // the latest request's `now`
+  Time last_instant_ = 0;  // the time the core saw at the latest request
 };
 
 }  // namespace batfill::adapter
