@@ -196,6 +196,8 @@ class Scheduler {
   std::vector<Decision> pending_;  // rejections made since the last schedule()
   // The pending resize requests, in waiting_: their remaining times change with the clock.
   std::vector<Job*> pending_resizes_;
+  // The job of each resize request, pending or granted, until the job ends.
+  std::unordered_map<JobId, JobId, JobIdHash> resized_jobs_;
 };
 
 }  // namespace batfill
