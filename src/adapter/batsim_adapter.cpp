@@ -98,7 +98,7 @@ Message BatsimAdapter::exchange(const Message& request) {
 // later than the expiry (ask_wake_up), and a job completing now was running when its
 // prediction expired; correcting one that ends this very instant changes no plan.
 void BatsimAdapter::apply_instant(Instant& instant, Time now) {
-  scheduler_->correct_predictions(now);
+  if (scheduler_->next_correction_time() <= now) scheduler_->correct_predictions(now);
   for (const CompletionEvent& event : instant.completions) {
     complete(*event.completed, event.where, now);
   }

@@ -235,10 +235,6 @@ void Scheduler::untrack_expiry(const RunningJob& running) {
   expiries_.erase({add_saturating(running.start, running.job.prediction), running.start_sequence});
 }
 
-Time Scheduler::next_correction_time() const {
-  return expiries_.empty() ? kNever : expiries_.begin()->first.first;
-}
-
 int Scheduler::correct_until(RunningJob& running, Time now) const {
   int corrections = 0;
   while (correction_due(running, now)) {
@@ -354,7 +350,7 @@ void Scheduler::schedule(Time now, std::vector<Decision>& decisions) {
   std::move(pending_.begin(), pending_.end(), std::back_inserter(decisions));
   pending_.clear();
   if (waiting_count() == 0) return;
-  age_pending_resizes(now);
+  if (!pending_resizes_.empty()) age_pending_resizes(now);
   if (depends_on_time(options_.order)) {
     const std::vector<std::size_t> previous_positions = reordering(waiting_queue(), now);
     if (!previous_positions.empty()) {
