@@ -99,7 +99,8 @@ Message BatsimAdapter::exchange(const Message& request) {
 // another request may come first, and a job completing now was running when its prediction
 // expired; correcting one that ends this very instant changes no plan.
 void BatsimAdapter::apply_instant(Instant& instant, Time now) {
-  scheduler_->correct_predictions(correction_horizon());
+  const Time horizon = correction_horizon();
+  if (scheduler_->next_correction_time() <= horizon) scheduler_->correct_predictions(horizon);
   for (const CompletionEvent& event : instant.completions) {
     complete(*event.completed, event.where, now);
   }

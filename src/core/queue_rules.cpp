@@ -47,7 +47,7 @@ QueueGate::~QueueGate() {
 // A pending resize request holds no reservation: LSF's slot reservation does not support them
 // (docs/semantics.md §2.11). It is then a job of a queue without slot_reserve.
 bool QueueGate::may_reserve(const Job& job) {
-  if (job.is_resize_request()) return false;
+  if (job.resize_request) return false;
   const QueueSpec& queue = queue_of(job);
   if (clock_ == nullptr) return queue.slot_reserve;
   return clock_->grant(job, queue, now_);

@@ -45,9 +45,9 @@ void Scheduler::complete(const JobId& id, Time now) {
   if (it == running_.end()) {
     throw std::invalid_argument("completion of job '" + id + "', which is not running");
   }
-  if (it->second.job.is_resize_request()) {
+  if (it->second.job.resize_request) {
     throw std::invalid_argument("completion of resize request '" + id + "', which ends with job '" +
-                                it->second.job.resize_of + "'");
+                                resized_jobs_.at(id) + "'");
   }
   end_resizes(it->second);
   give_back(it->second);
@@ -70,6 +70,7 @@ void Scheduler::give_back(const RunningJob& running) {
 // machines back with it, the pending ones are withdrawn.
 void Scheduler::end_resizes(const RunningJob& running) {
   for (const JobId& request : running.resizes) {
+    resized_jobs_.erase(request);
     if (is_pending_resize(request)) {
       withdraw(request);
       continue;
@@ -104,7 +105,7 @@ Time remaining_prediction(const Job& job, Time start, Time now) {
 
 JobId Scheduler::request_resize(const JobId& id, int nodes, Time now) {
   const auto it = running_.find(id);
-  if (it == running_.end() || it->second.job.is_resize_request()) {
+  if (it == running_.end() || it->second.job.resize_request) {
     throw std::invalid_argument("resize request of job '" + id + "', which is not running");
   }
   if (nodes <= 0) {
@@ -122,10 +123,11 @@ JobId Scheduler::request_resize(const JobId& id, int nodes, Time now) {
   request.user = running.job.user;
   request.queue = running.job.queue;
   request.queue_index = running.job.queue_index;
-  request.resize_of = id;
+  request.resize_request = true;
   request.time_limit = remaining_limit(running.job, running.start, now);
   request.prediction = remaining_prediction(running.job, running.start, now);
   running.resizes.push_back(request.id);
+  resized_jobs_.emplace(request.id, id);
   const JobId request_id = request.id;
   Job& stored = waiting_.emplace(request_id, std::move(request)).first->second;
   pending_resizes_.push_back(&stored);
@@ -135,7 +137,7 @@ JobId Scheduler::request_resize(const JobId& id, int nodes, Time now) {
 
 void Scheduler::withdraw(const JobId& request) {
   const auto it = waiting_.find(request);
-  if (it == waiting_.end() || !it->second.is_resize_request()) {
+  if (it == waiting_.end() || !it->second.resize_request) {
     throw std::invalid_argument("withdrawal of '" + request +
                                 "', which is no pending resize request");
   }
@@ -148,12 +150,12 @@ void Scheduler::withdraw(const JobId& request) {
 
 bool Scheduler::is_pending_resize(const JobId& request) const {
   const auto it = waiting_.find(request);
-  return it != waiting_.end() && it->second.is_resize_request();
+  return it != waiting_.end() && it->second.resize_request;
 }
 
 void Scheduler::age_pending_resizes(Time now) {
   for (Job* request : pending_resizes_) {
-    const RunningJob& running = running_.at(request->resize_of);
+    const RunningJob& running = running_.at(resized_jobs_.at(request->id));
     request->time_limit = remaining_limit(running.job, running.start, now);
     request->prediction = remaining_prediction(running.job, running.start, now);
   }
@@ -200,7 +202,7 @@ Time Scheduler::predict(const Job& job) {
     // (docs/semantics.md §2.9). Those are the completions not yet learned from.
     for (const auto& [id, other] : running_) {
       // A granted resize is part of its job, not a job of the user.
-      if (other.job.is_resize_request()) continue;
+      if (other.job.resize_request) continue;
       if (other.start < job.submit_time) running.push_back({&other.job, other.start});
     }
     for (const Completed& done : to_learn_) {
@@ -231,10 +233,6 @@ void Scheduler::track_expiry(RunningJob& running) {
 void Scheduler::untrack_expiry(const RunningJob& running) {
   if (!correctable(running)) return;
   expiries_.erase({add_saturating(running.start, running.job.prediction), running.start_sequence});
-}
-
-Time Scheduler::next_correction_time() const {
-  return expiries_.empty() ? kNever : expiries_.begin()->first.first;
 }
 
 int Scheduler::correct_until(RunningJob& running, Time now) const {
@@ -334,12 +332,11 @@ void Scheduler::enqueue(Job& stored, Time now) {
 }
 
 void Scheduler::reject(const Job& job, std::string reason) {
-  Decision decision;
+  Decision& decision = pending_.emplace_back();
   decision.kind = Decision::Kind::kReject;
   decision.job_id = job.id;
   decision.reason.job_id = job.id;
   decision.reason.why = std::move(reason);
-  pending_.push_back(std::move(decision));
 }
 
 std::vector<Decision> Scheduler::schedule(Time now) {
@@ -353,7 +350,7 @@ void Scheduler::schedule(Time now, std::vector<Decision>& decisions) {
   std::move(pending_.begin(), pending_.end(), std::back_inserter(decisions));
   pending_.clear();
   if (waiting_count() == 0) return;
-  age_pending_resizes(now);
+  if (!pending_resizes_.empty()) age_pending_resizes(now);
   if (depends_on_time(options_.order)) {
     const std::vector<std::size_t> previous_positions = reordering(waiting_queue(), now);
     if (!previous_positions.empty()) {
@@ -435,7 +432,7 @@ std::vector<std::size_t> Scheduler::remove_from_queue(const std::vector<const Jo
 // `position`: its place in the queue of the pass that started it.
 void Scheduler::start(const Job& waiting, std::size_t position, Time now,
                       std::vector<Decision>& decisions) {
-  if (waiting.is_resize_request()) {
+  if (waiting.resize_request) {
     pending_resizes_.erase(std::find(pending_resizes_.begin(), pending_resizes_.end(), &waiting));
   }
   const auto it = waiting_.find(waiting.id);
@@ -450,13 +447,12 @@ void Scheduler::start(const Job& waiting, std::size_t position, Time now,
   running.machines = pool_.allocate(job.nodes, options_.allocation);
   running.release = releases_.emplace(planned_end(job, now), job.nodes);
   if (queue_of(job).limits_slots()) slots_.add(job);
-  Decision decision;
-  if (job.is_resize_request()) decision.kind = Decision::Kind::kGrantResize;
+  Decision& decision = decisions.emplace_back();
+  if (job.resize_request) decision.kind = Decision::Kind::kGrantResize;
   decision.job_id = job.id;
   decision.machines = running.machines;
-  decisions.push_back(std::move(decision));
   // A granted resize is planned to end with its job, which follow_correction keeps.
-  if (!job.is_resize_request()) track_expiry(running);
+  if (!job.resize_request) track_expiry(running);
   policy_->on_job_started(job, position);
 }
 

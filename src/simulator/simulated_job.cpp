@@ -19,7 +19,7 @@ void fill_simulated_job(SimulatedJob& job, const workload::WorkloadJob& source,
   record.start_time = 0;
   record.finish_time = 0;
   record.machines.clear();
-  record.rejection = Rejection();
+  record.rejection.clear();
   record.resizes.clear();
   record.resizes_not_made = 0;
   // In the order they fall due, which is the order they are made and numbered.

@@ -76,7 +76,7 @@ class RequestSpy final : public Policy {
   }
   std::vector<const Job*> select_jobs_to_start(const SchedulingView& view) override {
     for (const Job* job : view.queue) {
-      if (job->is_resize_request()) seen_[job->id].push_back(job->time_limit);
+      if (job->resize_request) seen_[job->id].push_back(job->time_limit);
     }
     return inner_->select_jobs_to_start(view);
   }

@@ -21,6 +21,12 @@ struct Rejection {
   std::string why;
 
   bool empty() const { return position.empty() && job_id.empty() && why.empty(); }
+  // Empties every part; the strings keep their buffers for the next rejection.
+  void clear() {
+    position.clear();
+    job_id.clear();
+    why.clear();
+  }
   // "POSITION: job 'ID' WHY", each part only when present.
   std::string text() const;
 };

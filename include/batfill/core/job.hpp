@@ -31,6 +31,10 @@ struct Job {
   JobId id;
   Time submit_time = 0;            // when the job entered the system
   int nodes = 0;                   // requested machines
+  // A resize request (docs/semantics.md §2.11): `nodes` more machines for a running job. The
+  // Scheduler keeps which job, aside, as requests are rare. Such an entry never holds a
+  // reservation, and its time limit and prediction are what remains of that job's.
+  bool resize_request = false;
   Time time_limit = kNoTimeLimit;  // walltime: the job is killed when it reaches it
   int user = -1;                   // the submitting user, -1 when the input has none
   // The queue id of the input (SWF field 15, Batsim's `queue`), "" when it has none, and the
@@ -43,13 +47,8 @@ struct Job {
   // The planned runtime, set by the Scheduler at submission from its Predictor and raised by
   // its Corrector; kNoTimeLimit until then, which plans with the walltime.
   Time prediction = kNoTimeLimit;
-  // Set for a resize request (docs/semantics.md §2.11): the running job that asks for `nodes`
-  // more machines. Such an entry never holds a reservation, and its time limit and prediction
-  // are what remains of that job's.
-  JobId resize_of;
 
   bool has_time_limit() const { return time_limit != kNoTimeLimit; }
-  bool is_resize_request() const { return !resize_of.empty(); }
 };
 
 // The id of a job's `rank`-th resize request (from 1): "ID#resizeK" (docs/semantics.md §2.11).

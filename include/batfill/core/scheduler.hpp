@@ -77,7 +77,9 @@ class Scheduler {
 
   // Corrections (docs/semantics.md §2.9). The next time a running job outlives its prediction
   // (kNever without a corrector or such a job); the caller asks to be woken up then.
-  Time next_correction_time() const;
+  Time next_correction_time() const {
+    return expiries_.empty() ? kNever : expiries_.begin()->first.first;
+  }
   // Gives every running job that outlived its prediction by `now` a new one from the corrector,
   // again while the new one has expired too. A job whose known runtime ends it by the time its
   // prediction expires is not corrected: its completion is due. Returns how many corrections.
@@ -196,6 +198,8 @@ class Scheduler {
   std::vector<Decision> pending_;  // rejections made since the last schedule()
   // The pending resize requests, in waiting_: their remaining times change with the clock.
   std::vector<Job*> pending_resizes_;
+  // The job of each resize request, pending or granted, until the job ends.
+  std::unordered_map<JobId, JobId, JobIdHash> resized_jobs_;
 };
 
 }  // namespace batfill

@@ -63,7 +63,7 @@ class Plan {
     placement_due_ = true;
     // A resize request never holds a reservation (docs/semantics.md §2.11): from then on each
     // pass decides which jobs do.
-    resize_requests_seen_ = resize_requests_seen_ || job.is_resize_request();
+    resize_requests_seen_ = resize_requests_seen_ || job.resize_request;
     reservations_vary_ = reservations_vary_ || resize_requests_seen_;
     waiting_.queue(job, position);
   }

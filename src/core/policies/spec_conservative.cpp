@@ -80,7 +80,7 @@ class QueueCopy {
   // A resize request's remaining time shrinks from pass to pass (docs/semantics.md §2.11): its
   // copy claims none, so that the walk always reads the request itself.
   static Entry entry_of(const Job& job) {
-    return {job.nodes, job.is_resize_request() ? 0 : planned_runtime(job)};
+    return {job.nodes, job.resize_request ? 0 : planned_runtime(job)};
   }
 
   // Removes the started entries. Heads started in order only move the first entry; entries
