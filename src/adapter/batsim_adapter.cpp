@@ -99,8 +99,7 @@ Message BatsimAdapter::exchange(const Message& request) {
 // another request may come first, and a job completing now was running when its prediction
 // expired; correcting one that ends this very instant changes no plan.
 void BatsimAdapter::apply_instant(Instant& instant, Time now) {
-  const Time horizon = correction_horizon();
-  if (scheduler_->next_correction_time() <= horizon) scheduler_->correct_predictions(horizon);
+  correct_due();
   for (const CompletionEvent& event : instant.completions) {
     complete(*event.completed, event.where, now);
   }
@@ -482,19 +481,23 @@ void BatsimAdapter::decide(Time now, Message& reply) {
 // once. Its correction is made now and the pass runs again, as a wake-up at this very instant
 // would (docs/semantics.md §2.9): Batsim cannot be asked for a call at a time it has reached.
 void BatsimAdapter::correct_expired_at_start(Time now, Message& reply) {
-  while (scheduler_->next_correction_time() <= correction_horizon()) {
-    scheduler_->correct_predictions(correction_horizon());
-    decide(now, reply);
-  }
+  while (correct_due()) decide(now, reply);
 }
 
 // A prediction that expires less than kWakeUpLead after Batsim's clock cannot have a wake-up of
-// its own that Batsim is sure to accept (docs/protocol.md §4.3): it is corrected now.
-Time BatsimAdapter::correction_horizon() const { return last_now_ + kWakeUpLead - 1; }
+// its own that Batsim is sure to accept (docs/protocol.md §4.3): it is corrected now. Checked
+// before the call, which is out of line and runs at every request.
+bool BatsimAdapter::correct_due() {
+  const Time horizon = last_now_ + kWakeUpLead - 1;
+  if (scheduler_->next_correction_time() > horizon) return false;
+  scheduler_->correct_predictions(horizon);
+  return true;
+}
 
 // Batsim's answer to a CALL_ME_LATER comes one internal message after the time asked for
 // (docs/protocol.md §4.3): its instant is the time asked for, as in the embedded simulator,
-// so that planned ends computed from it tie with the ones it corrects.
+// so that planned ends computed from it tie with the ones it corrects. Every call asked for up to
+// `now` has come by then: it leaves the pending ones.
 Time BatsimAdapter::instant_time(Time now, const Instant& instant) {
   Time at = now;
   const auto reached = wake_ups_.upper_bound(now);
@@ -510,8 +513,8 @@ Time BatsimAdapter::instant_time(Time now, const Instant& instant) {
 // wake-up already pending comes first; never otherwise, so runs without a corrector exchange
 // exactly the messages they always did. Batsim refuses a wake-up at a time its clock has
 // reached, and its clock moves on while it reads the reply (docs/protocol.md §4.3): the call
-// goes first in the reply, and every expiry before correction_horizon() has been corrected, so
-// it targets at least kWakeUpLead after Batsim's clock.
+// goes first in the reply, and correct_due() has made every correction due before
+// kWakeUpLead after Batsim's clock, so the call targets no earlier.
 void BatsimAdapter::ask_wake_up(Message& reply) {
   const Time at = scheduler_->next_correction_time();
   if (at == kNever) return;

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
@@ -28,6 +29,12 @@ inline const std::vector<std::string> kQueueOrders = {
 // depend on the directory they run from.
 inline std::string source_path(const std::string& relative) {
   return std::string(BATFILL_SOURCE_DIR) + "/" + relative;
+}
+
+// A Unix socket endpoint of this test process's own, named `name`: tests that ctest runs in
+// parallel never bind the same one.
+inline std::string ipc_endpoint(const std::string& name) {
+  return "ipc:///tmp/batfill-test-" + std::to_string(getpid()) + "-" + name + ".sock";
 }
 
 struct CommandResult {

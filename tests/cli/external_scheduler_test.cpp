@@ -17,6 +17,7 @@ namespace {
 using cli_testing::run;
 
 using cli_testing::ExternalRun;
+using cli_testing::ipc_endpoint;
 using cli_testing::run_external;
 
 struct Scenario {
@@ -38,8 +39,7 @@ TEST_P(ExternalMatchesInProcess, IdenticalJobsCsv) {
 
   // ipc:// keeps parallel test runs from competing for TCP ports; socket paths are limited to
   // 107 characters, so the socket lives in /tmp rather than beside the outputs.
-  const std::string endpoint =
-      "ipc:///tmp/batfill-test-" + std::to_string(getpid()) + "-" + scenario.name + ".sock";
+  const std::string endpoint = ipc_endpoint(scenario.name);
   const ExternalRun external = run_external(endpoint, std::string("--backfill ") + scenario.policy,
                                             common + " --output " + dir + "/ext", dir);
   ASSERT_EQ(external.simulate.exit_code, 0) << external.simulate.output << external.serve_log;
@@ -85,8 +85,7 @@ TEST(ExternalScheduler, EveryPolicyWithEveryOrderMatchesInProcess) {
       const std::string options = std::string("--backfill ") + policy + " --order " + order;
       const std::string common = "simulate " + dir + "/w.csv --nodes 400 --no-progress ";
       ASSERT_EQ(run(common + options + " --output " + dir + "/in-" + name).exit_code, 0) << name;
-      const std::string endpoint =
-          "ipc:///tmp/batfill-test-" + std::to_string(getpid()) + "-all.sock";
+      const std::string endpoint = ipc_endpoint("all");
       const ExternalRun external =
           run_external(endpoint, options, common + "--output " + dir + "/ext-" + name, dir);
       ASSERT_EQ(external.simulate.exit_code, 0) << name << external.simulate.output;
@@ -129,8 +128,7 @@ TEST(ExternalScheduler, PredictionsAndCorrectionsMatchInProcess) {
     const std::string name = "pred" + std::to_string(i);
     const std::string common = "simulate " + input + " --no-progress " + variants[i] + " ";
     ASSERT_EQ(run(common + "--output " + dir + "/in-" + name).exit_code, 0) << variants[i];
-    const std::string endpoint =
-        "ipc:///tmp/batfill-test-" + std::to_string(getpid()) + "-pred.sock";
+    const std::string endpoint = ipc_endpoint("pred");
     const ExternalRun external =
         run_external(endpoint, variants[i], common + "--output " + dir + "/ext-" + name, dir);
     ASSERT_EQ(external.simulate.exit_code, 0) << variants[i] << external.simulate.output;
@@ -157,7 +155,7 @@ TEST(ExternalScheduler, PerEventBatchingThroughSchedConfig) {
   ASSERT_EQ(run(common + "--batching per-event --output " + dir + "/in").exit_code, 0);
   ASSERT_EQ(run(common + "--output " + dir + "/instant").exit_code, 0);
   const ExternalRun external = run_external(
-      "ipc:///tmp/batfill-test-" + std::to_string(getpid()) + "-cfg.sock", options,
+      ipc_endpoint("cfg"), options,
       common + "--batching per-event --sched-cfg '{\"batching\":\"per-event\"}' --output " + dir +
           "/ext",
       dir);
@@ -193,8 +191,7 @@ TEST(ExternalScheduler, SilentSchedulerTimesOut) {
   const std::string dir = cli_testing::output_dir();
   const cli_testing::CommandResult result =
       run("simulate " BATFILL_SOURCE_DIR "/workloads/tiny.swf --no-progress --output " + dir +
-          "/x --scheduler ipc:///tmp/batfill-test-nobody-" + std::to_string(getpid()) +
-          ".sock --timeout 0.3");
+          "/x --scheduler " + ipc_endpoint("nobody") + " --timeout 0.3");
   EXPECT_NE(result.exit_code, 0);
   EXPECT_NE(result.output.find("nobody"), std::string::npos) << result.output;
 }

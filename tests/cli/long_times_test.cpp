@@ -2,8 +2,6 @@
 // end: times past 64 bits of microseconds stay exact (docs/semantics.md §1.1). Every expected
 // time below is derived by hand in the comments.
 
-#include <unistd.h>
-
 #include <fstream>
 #include <string>
 #include <vector>
@@ -92,7 +90,7 @@ TEST(LongTimes, SimulateBesideServeGivesTheSameSchedule) {
   const std::string dir = cli_testing::output_dir();
   const std::string workload = dir + "/long.json";
   std::ofstream(workload) << kWorkload;
-  const std::string endpoint = "ipc:///tmp/batfill-test-" + std::to_string(getpid()) + "-long.sock";
+  const std::string endpoint = cli_testing::ipc_endpoint("long");
   const cli_testing::ExternalRun external = cli_testing::run_external(
       endpoint, "--backfill easy",
       "simulate " + workload + " --no-progress --output " + dir + "/ext", dir);

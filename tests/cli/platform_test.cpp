@@ -2,8 +2,6 @@
 // parallel tasks run by SimGrid and stopped at their walltime, zero-length delays, failing
 // profiles, and unsupported types rejected with a reason.
 
-#include <unistd.h>
-
 #include <fstream>
 
 #include "cli_support.hpp"
@@ -123,8 +121,7 @@ TEST(Platform, SmallActorStackRunsEveryPolicy) {
     EXPECT_EQ(result.exit_code, 0) << policy << ": " << result.output;
   }
   // With an external scheduler the actor also decodes its replies.
-  const std::string endpoint =
-      "ipc:///tmp/batfill-test-" + std::to_string(getpid()) + "-stack.sock";
+  const std::string endpoint = cli_testing::ipc_endpoint("stack");
   const cli_testing::ExternalRun external =
       cli_testing::run_external(endpoint, "", simulate + " --output " + dir + "/external", dir);
   EXPECT_EQ(external.simulate.exit_code, 0) << external.simulate.output;

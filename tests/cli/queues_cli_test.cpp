@@ -3,8 +3,6 @@
 // embedded stand-in against `batfill serve --queues`: the same _jobs.csv everywhere, per-queue
 // figures only with queues.
 
-#include <unistd.h>
-
 #include <fstream>
 
 #include "cli_support.hpp"
@@ -66,8 +64,7 @@ TEST(QueuesCli, NonBackfillQueueWaitsEverywhereAlike) {
   EXPECT_EQ(cli_testing::read_file(dir + "/key_jobs.csv"),
             cli_testing::read_file(dir + "/file_jobs.csv"));
 
-  const std::string endpoint =
-      "ipc:///tmp/batfill-test-" + std::to_string(getpid()) + "-queues.sock";
+  const std::string endpoint = cli_testing::ipc_endpoint("queues");
   const cli_testing::ExternalRun external =
       cli_testing::run_external(endpoint, "--backfill easy-classic --queues " + queues,
                                 common + " --output " + dir + "/ext", dir);
@@ -88,8 +85,7 @@ TEST(QueuesCli, ConservativeClassicAppliesQueues) {
                               " --output " + dir + "/file");
   ASSERT_EQ(in_process.exit_code, 0) << in_process.output;
   EXPECT_EQ(start_of_job3(dir + "/file_jobs.csv"), "10800.000000");
-  const std::string endpoint =
-      "ipc:///tmp/batfill-test-" + std::to_string(getpid()) + "-cc-queues.sock";
+  const std::string endpoint = cli_testing::ipc_endpoint("cc-queues");
   const cli_testing::ExternalRun external = cli_testing::run_external(
       endpoint, "-v conservative_bf --queues " + queues, common + " --output " + dir + "/ext", dir);
   ASSERT_EQ(external.simulate.exit_code, 0) << external.simulate.output << external.serve_log;

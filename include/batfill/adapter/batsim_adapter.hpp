@@ -117,7 +117,8 @@ class BatsimAdapter : public protocol::DecisionProcess {
               Time now);
   void correct_expired_at_start(Time now, protocol::Message& reply);
   void ask_wake_up(protocol::Message& reply);
-  Time correction_horizon() const;
+  // Makes the corrections due by kWakeUpLead after Batsim's clock; false when none was.
+  bool correct_due();
   Time instant_time(Time now, const Instant& instant);
   void notify(const protocol::BatsimNotify& notification, const EventPosition& where);
   void request_resizes(const Instant& instant, Time now);
