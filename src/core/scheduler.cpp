@@ -335,8 +335,7 @@ void Scheduler::reject(const Job& job, std::string reason) {
   Decision& decision = pending_.emplace_back();
   decision.kind = Decision::Kind::kReject;
   decision.job_id = job.id;
-  decision.reason.job_id = job.id;
-  decision.reason.why = std::move(reason);
+  decision.reason = Rejection("", job.id, std::move(reason));
 }
 
 std::vector<Decision> Scheduler::schedule(Time now) {

@@ -128,7 +128,7 @@ void write_jobs_csv(std::ostream& out, const std::vector<JobRecord>& jobs) {
 }
 
 void RejectionReasons::add(const JobRecord& job) {
-  if (!job.executed()) ++groups_[job.rejection.why];
+  if (!job.executed()) ++groups_[job.rejection.why()];
 }
 
 QueueFigures::QueueFigures(std::shared_ptr<const QueueConfig> config)

@@ -29,9 +29,7 @@ const char* const kWorkloadName = "w0";
 // An external scheduler's REJECT_JOB carries no reason on the wire (docs/protocol.md §4.2).
 Rejection rejection_of(const protocol::RejectJob& reject) {
   if (!reject.reason.empty()) return reject.reason;
-  Rejection rejection;
-  rejection.why = "rejected by the decision process";
-  return rejection;
+  return Rejection("", "", "rejected by the decision process");
 }
 
 // Batsim's side of the protocol: submits the jobs, applies the decisions, reports the ends.
@@ -172,8 +170,7 @@ class BatsimStandIn {
     // Batsim would refuse the whole workload; batfill reports them as rejected, with the reason.
     Rejection invalid = source.rejection;
     if (invalid.empty() && job.profile == nullptr) {
-      invalid.job_id = source.job.id;
-      invalid.why = "uses unknown profile '" + source.profile + "'";
+      invalid = Rejection("", source.job.id, "uses unknown profile '" + source.profile + "'");
     }
     if (!invalid.empty()) {
       job.record.state = FinalState::kRejected;

@@ -188,10 +188,9 @@ IdRegistry::Claim RepeatedIds::claim(const std::string& id) {
 
 void mark_invalid(WorkloadJob& job, const std::string& location, const std::string& why) {
   if (job.rejection.empty()) {
-    job.rejection.position = location;
-    job.rejection.why = why;
+    job.rejection = Rejection(location, "", why);
   } else {
-    job.rejection.why += "; " + why;
+    job.rejection.add_problem(why);
   }
 }
 

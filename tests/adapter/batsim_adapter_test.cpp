@@ -297,8 +297,8 @@ TEST(BatsimAdapter, RejectionsCarryTheCoreReason) {
   const auto& rejection = std::get<RejectJob>(reply.events[0].data);
   EXPECT_EQ(rejection.job_id, "w0!1");
   // semantics.md §2.7: the job, and why apart, so that the summary groups the reason alone.
-  EXPECT_EQ(rejection.reason.job_id, "w0!1");
-  EXPECT_EQ(rejection.reason.why, "requests 5 nodes but the machine has 4");
+  EXPECT_EQ(rejection.reason.job_id(), "w0!1");
+  EXPECT_EQ(rejection.reason.why(), "requests 5 nodes but the machine has 4");
   // The reason stays in the process: Batsim 4's REJECT_JOB accepts only job_id.
   EXPECT_EQ(write_message(reply).find(rejection.reason.text()), std::string::npos);
 }
@@ -735,8 +735,8 @@ TEST(BatsimAdapterPredictions, AnExpiryWithinTheLeadIsCorrectedNow) {
   EXPECT_EQ(
       wake_ups(adapter.exchange(request(from_seconds(50), {sized_user_job("c1", 1, 100, 1)}))),
       std::vector<Time>{from_seconds(65)});
-  EXPECT_TRUE(wake_ups(adapter.exchange(request(from_seconds(50) + lead / 2,
-                                                {sized_user_job("c2", 1, 100, 1)})))
+  EXPECT_TRUE(wake_ups(adapter.exchange(
+                           request(from_seconds(50) + lead / 2, {sized_user_job("c2", 1, 100, 1)})))
                   .empty());
   const Message at_65 = adapter.exchange(request(from_seconds(65), {RequestedCall{}}));
   EXPECT_TRUE(wake_ups(at_65).empty());
@@ -746,16 +746,16 @@ TEST(BatsimAdapterPredictions, AnExpiryWithinTheLeadIsCorrectedNow) {
 
 // docs/protocol.md §4.3: Batsim answers a call one internal message after the time asked for.
 // 4 machines; c1 (user 1, 1 machine) starts at 50, predicted 15 s: a call for 65. At 60, d (all
-// 4 machines, queued first by id) waits for c1's planned end, 65, and e (user 2, 3 machines, walltime 20 s, no
-// history: predicted 20 s) would end at 80 > 65 with no extra machines: it waits. The call
-// arrives at 65.0006; c1 is corrected to its walltime (planned end 150), so e backfills. The
-// pass is the instant asked for, 65: e is planned to end at 65 + 20 = 85, not 85.0006, and the
+// 4 machines, queued first by id) waits for c1's planned end, 65, and e (user 2, 3 machines,
+// walltime 20 s, no history: predicted 20 s) would end at 80 > 65 with no extra machines: it waits.
+// The call arrives at 65.0006; c1 is corrected to its walltime (planned end 150), so e backfills.
+// The pass is the instant asked for, 65: e is planned to end at 65 + 20 = 85, not 85.0006, and the
 // EXECUTE_JOB carries Batsim's time.
 TEST(BatsimAdapterPredictions, AWakeUpIsHandledAtTheTimeAskedFor) {
   BatsimAdapter adapter = adapter_after_two_runs("reqtime", 15);
   adapter.exchange(request(from_seconds(50), {sized_user_job("c1", 1, 100, 1)}));
-  const Message at_60 = adapter.exchange(request(
-      from_seconds(60), {sized_user_job("d", 4, 100, 1), sized_user_job("e", 3, 20, 2)}));
+  const Message at_60 = adapter.exchange(
+      request(from_seconds(60), {sized_user_job("d", 4, 100, 1), sized_user_job("e", 3, 20, 2)}));
   EXPECT_TRUE(at_60.events.empty());
   const Time delivered = from_seconds(65) + 600;
   const Message at_65 = adapter.exchange(request(delivered, {RequestedCall{}}));

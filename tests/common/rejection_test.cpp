@@ -19,6 +19,35 @@ TEST(Rejection, TextJoinsThePartsPresent) {
             "rejected by the decision process");
   EXPECT_TRUE(Rejection{}.empty());
   EXPECT_FALSE((Rejection{"", "", "x"}).empty());
+  EXPECT_TRUE((Rejection{"", "", ""}).empty());
+}
+
+// A record's further problems join its reason; its position stays (docs/semantics.md §5.5).
+TEST(Rejection, FurtherProblemsJoinTheReason) {
+  Rejection rejection{"t.swf:4", "", "a"};
+  rejection.add_problem("b");
+  EXPECT_EQ(rejection.position(), "t.swf:4");
+  EXPECT_EQ(rejection.why(), "a; b");
+  Rejection none;
+  none.add_problem("c");
+  EXPECT_EQ(none.text(), "c");
+}
+
+// Records are copied (a workload job into its record): a copy holds its own parts.
+TEST(Rejection, ACopyIsIndependent) {
+  Rejection original{"t.swf:4", "3", "a"};
+  Rejection copy = original;
+  copy.add_problem("b");
+  EXPECT_EQ(original.why(), "a");
+  EXPECT_EQ(copy.text(), "t.swf:4: job '3' a; b");
+  copy = Rejection{};
+  EXPECT_TRUE(copy.empty());
+  EXPECT_EQ(copy.why(), "");
+  copy = original;
+  EXPECT_EQ(copy.text(), original.text());
+  original.clear();
+  EXPECT_TRUE(original.empty());
+  EXPECT_EQ(copy.why(), "a");
 }
 
 }  // namespace

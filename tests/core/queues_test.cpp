@@ -290,7 +290,7 @@ TEST(Queues, UnmatchedJobsGoToTheDefaultOrAreRejected) {
   const ReplayResult without =
       replay(trace, 2, make_policy("easy"), with_queues({queue("q", "1", 0, true, true)}));
   ASSERT_EQ(without.rejected.size(), 2u);
-  EXPECT_NE(without.rejected.at("a").why.find("queue '9'"), std::string::npos);
+  EXPECT_NE(without.rejected.at("a").why().find("queue '9'"), std::string::npos);
 }
 
 TEST(Queues, ConfigurationErrorsNameTheProblem) {

@@ -48,7 +48,7 @@ TEST(Rejection, ImpossibleJobsNeverBlockTheQueue) {
   for (const char* policy : {"easy", "conservative", "none"}) {
     const testing::ReplayResult result = testing::replay(trace, 100, policy);
     EXPECT_EQ(result.rejected.size(), 2u) << policy;
-    EXPECT_NE(result.rejected.at("0").why.find("101 nodes"), std::string::npos);
+    EXPECT_NE(result.rejected.at("0").why().find("101 nodes"), std::string::npos);
     EXPECT_EQ(result.start.at("2"), 0) << policy;
   }
 }

@@ -36,9 +36,7 @@ inline JobRecord rejected(JobRecord record, Rejection rejection) {
 
 // A rejection that gives only its reason.
 inline JobRecord rejected(JobRecord record, const std::string& why) {
-  Rejection rejection;
-  rejection.why = why;
-  return rejected(std::move(record), std::move(rejection));
+  return rejected(std::move(record), Rejection("", "", why));
 }
 
 }  // namespace batfill::simulator::testing

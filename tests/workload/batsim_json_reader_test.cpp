@@ -106,12 +106,11 @@ TEST(BatsimJsonReader, UnsupportedProfileTypeMakesItsJobsInvalid) {
 // (Batsim 5's workload reader, profiles.cpp): DelayProfile is delay, and so on.
 TEST(BatsimJsonReader, ReadsBatsim5ProfileTypes) {
   ScratchFiles files;
-  const std::string path = files.write(
-      "w.json",
-      with_jobs(R"({"id": 1, "subtime": 0, "res": 2, "profile": "d5"},
+  const std::string path =
+      files.write("w.json", with_jobs(R"({"id": 1, "subtime": 0, "res": 2, "profile": "d5"},
                    {"id": 2, "subtime": 0, "res": 2, "profile": "h5"},
                    {"id": 3, "subtime": 0, "res": 2, "profile": "spread"})",
-                R"(, "d5": {"type": "DelayProfile", "delay": 7},
+                                      R"(, "d5": {"type": "DelayProfile", "delay": 7},
                      "h5": {"type": "ParallelTaskHomogeneousProfile", "cpu": 1e9, "com": 0},
                      "spread": {"type": "ParallelTaskHomogeneousProfile", "cpu": 1e9, "com": 0,
                                 "generation_strategy": "DefinedAmountsSpreadUniformly"})"));
@@ -196,8 +195,8 @@ TEST(BatsimJsonReader, ReasonsNameTheLineWhereTheJobStarts) {
                 ":4: jobs[0]), renamed '1#2'");
   EXPECT_EQ(workload.jobs[2].rejection.text(), path + ":6: jobs[1]: is not a JSON object");
   // The record's index belongs to its position, so that the summary groups the bare reason.
-  EXPECT_EQ(workload.jobs[2].rejection.position, path + ":6: jobs[1]");
-  EXPECT_EQ(workload.jobs[2].rejection.why, "is not a JSON object");
+  EXPECT_EQ(workload.jobs[2].rejection.position(), path + ":6: jobs[1]");
+  EXPECT_EQ(workload.jobs[2].rejection.why(), "is not a JSON object");
 }
 
 TEST(BatsimJsonReader, KeepsUserFieldsVerbatimInFileOrder) {

@@ -86,8 +86,8 @@ TEST(SwfReader, MalformedLinesBecomeInvalidJobsNamingFileAndLine) {
   const WorkloadJob& short_line = job_named(workload, "7");
   EXPECT_EQ(short_line.job.submit_time, from_seconds(400));
   EXPECT_EQ(short_line.rejection.text(), path + ":4: has 4 fields, SWF records have 18");
-  EXPECT_EQ(short_line.rejection.position, path + ":4");
-  EXPECT_EQ(short_line.rejection.why, "has 4 fields, SWF records have 18");
+  EXPECT_EQ(short_line.rejection.position(), path + ":4");
+  EXPECT_EQ(short_line.rejection.why(), "has 4 fields, SWF records have 18");
 
   const WorkloadJob& letter_o = job_named(workload, "8");
   EXPECT_EQ(letter_o.rejection.text(), path + ":5: field 9 '2O' is not a number");
@@ -104,7 +104,8 @@ TEST(SwfReader, RejectsNonPositiveNodesAndNegativeRuntime) {
   for (const WorkloadJob& job : workload.jobs) EXPECT_FALSE(job.is_valid()) << job.job.id;
   EXPECT_NE(job_named(workload, "2").rejection.text().find("node count (field 8) is 0"),
             std::string::npos);
-  EXPECT_NE(job_named(workload, "3").rejection.text().find("field 8 is missing"), std::string::npos);
+  EXPECT_NE(job_named(workload, "3").rejection.text().find("field 8 is missing"),
+            std::string::npos);
   EXPECT_EQ(workload.time_limits_from_runtime, 0);
 }
 

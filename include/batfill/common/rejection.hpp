@@ -5,30 +5,45 @@
 // invalid record), the stand-in (an unknown profile, an external scheduler's REJECT_JOB) and the
 // core (a job the machine can never run).
 
+#include <memory>
 #include <string>
 
 namespace batfill {
 
-struct Rejection {
-  // The input record, "FILE:LINE" or "FILE:LINE: jobs[i]" (docs/semantics.md §5.5); "" when the
-  // rejection does not come from reading the input.
-  std::string position;
-  // The job as the producer names it ("w0!3" in the core, "3" in the stand-in); "" when the
-  // text does not name it.
-  std::string job_id;
-  // The bare reason: "requests 9 nodes but the machine has 4", or a record's problems joined
-  // by "; ".
-  std::string why;
+class Rejection {
+ public:
+  // No rejection.
+  Rejection() = default;
+  // `position`: the input record, "FILE:LINE" or "FILE:LINE: jobs[i]" (docs/semantics.md §5.5),
+  // "" when the rejection does not come from reading the input. `job_id`: the job as the
+  // producer names it ("w0!3" in the core, "3" in the stand-in), "" when the text does not name
+  // it. `why`: the bare reason, "requests 9 nodes but the machine has 4". All three "" make no
+  // rejection.
+  Rejection(std::string position, std::string job_id, std::string why);
+  Rejection(const Rejection& other);
+  Rejection& operator=(const Rejection& other);
+  Rejection(Rejection&&) noexcept = default;
+  Rejection& operator=(Rejection&&) noexcept = default;
+  ~Rejection() = default;
 
-  bool empty() const { return position.empty() && job_id.empty() && why.empty(); }
-  // Empties every part; the strings keep their buffers for the next rejection.
-  void clear() {
-    position.clear();
-    job_id.clear();
-    why.clear();
-  }
+  bool empty() const { return parts_ == nullptr; }
+  const std::string& position() const;
+  const std::string& job_id() const;
+  const std::string& why() const;
+  // Another problem of the same record: the reason becomes "WHY; MORE" (a record's problems are
+  // all reported, docs/semantics.md §5.5). On no rejection, it is the reason.
+  void add_problem(const std::string& more);
+  void clear() { parts_.reset(); }
   // "POSITION: job 'ID' WHY", each part only when present.
   std::string text() const;
+
+ private:
+  struct Parts {
+    std::string position, job_id, why;
+  };
+  // Null for no rejection: every job record holds a Rejection and almost none is rejected, so
+  // an empty one costs a pointer, not three strings (docs/performance.md §4).
+  std::unique_ptr<Parts> parts_;
 };
 
 }  // namespace batfill
