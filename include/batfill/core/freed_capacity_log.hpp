@@ -5,8 +5,11 @@
 // rectangles only takes nodes).
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <iterator>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "batfill/common/time.hpp"
@@ -49,6 +52,18 @@ class FreedCapacityLog {
         std::upper_bound(entries_.begin(), entries_.end(), version,
                          [](Version v, const Entry& entry) { return v < entry.version; });
     return first_after == entries_.end() ? kNever : first_after->time;
+  }
+
+  // Throws std::logic_error unless the entries' versions and times strictly increase, up to the
+  // current version.
+  void check_invariants() const {
+    for (std::size_t i = 0; i < entries_.size(); ++i) {
+      const bool ordered = i == 0 || (entries_[i - 1].version < entries_[i].version &&
+                                      entries_[i - 1].time < entries_[i].time);
+      if (!ordered || entries_[i].version > version_) {
+        throw std::logic_error("freed capacity log out of order at entry " + std::to_string(i));
+      }
+    }
   }
 
  private:

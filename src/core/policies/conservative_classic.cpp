@@ -23,8 +23,9 @@
 // its slot. No reservation moves later for it (docs/semantics.md §2.5).
 //
 // The waiting jobs, their reservations and the index through which a pass visits only the
-// entries that may move or start are a ReservationIndex (reservation_index.hpp); this file is
-// the algorithm.
+// entries that may move or start are a ReservationIndex (reservation_index.hpp); the capacity
+// given back since the slots were chosen, and whether a compression is due, a CompressionWindow
+// (compression_window.hpp). This file is the algorithm.
 
 #include <algorithm>
 #include <functional>
@@ -33,7 +34,7 @@
 #include <utility>
 
 #include "batfill/core/availability_profile.hpp"
-#include "batfill/core/freed_capacity_log.hpp"
+#include "batfill/core/compression_window.hpp"
 #include "batfill/core/policy.hpp"
 #include "batfill/core/queue_rules.hpp"
 #include "batfill/core/reservation_index.hpp"
@@ -77,8 +78,7 @@ class Plan {
     const WaitingEntry& waiting = waiting_[entry];
     if (waiting.planned) {
       take_out(job, waiting.slot);
-      if (waiting.slot.start != kNever) note_freed(std::max(waiting.slot.start, now_), waiting.slot.end);
-      compression_due_ = true;
+      window_.release(waiting.slot, now_);
     }
     waiting_.mark_started(entry);
   }
@@ -91,12 +91,10 @@ class Plan {
   void finish(const Job& job) {
     const auto it = running_.find(job.id);
     if (it == running_.end()) return;
-    // Only the part from the last instant on is still in the profile. What lies after the
-    // next instant is capacity freed for compression (an early completion).
+    // Only the part from the last instant on is still in the profile.
     profile_.release(it->second.start, it->second.end, job.nodes);
-    freed_until_ = std::max(freed_until_, it->second.end);
+    window_.complete(it->second.end);
     running_.erase(it);
-    compression_due_ = true;
   }
 
   // A running job's prediction was corrected: it holds its nodes until `end` now, which may
@@ -123,12 +121,10 @@ class Plan {
     now_ = view.now;
     waiting_.settle();
     profile_.advance_to(view.now);
-    freed_.forget_before(view.now);
-    if (freed_until_ > view.now) note_freed(view.now, freed_until_);
-    freed_until_ = view.now;
+    window_.advance_to(view.now);
     if (replan_due_) replan();
     if (reservations_vary_) grant_reservations(gate, view.now);
-    if (compression_due_) compress_all(view.now, gate);
+    if (window_.compression_due()) compress_all(view.now, gate);
   }
 
   // One walk in queue order: each new job (or one granted a reservation again) gets its slot,
@@ -148,6 +144,7 @@ class Plan {
     if (may_start) waiting_.drop_started_if_sparse();
 #ifndef NDEBUG
     waiting_.check_invariants();
+    window_.check_invariants(view.now);
 #endif
     return started;
   }
@@ -263,7 +260,8 @@ class Plan {
   // reservations ahead of a job to place are read from the index too.
   void place_and_start_reserved(Time now, QueueGate& gate, int free_nodes, bool placing,
                                 std::vector<const Job*>& started) {
-    for (std::size_t position = waiting_.first_to_visit(0, now); position != ReservationIndex::kNone;
+    for (std::size_t position = waiting_.first_to_visit(0, now);
+         position != ReservationIndex::kNone;
          position = waiting_.first_to_visit(position + 1, now)) {
       if (!placing && free_nodes == 0) break;
       const WaitingEntry& waiting = waiting_[position];
@@ -298,7 +296,7 @@ class Plan {
     Reservation slot = waiting.slot;
     if (!waiting.planned) {
       const Job& job = *waiting.job;
-      slot = {now, add_saturating(now, occupancy(job)), freed_.version()};
+      slot = {now, add_saturating(now, occupancy(job)), window_.version()};
       profile_.reserve(slot.start, slot.end, job.nodes);
     }
     // A planned job keeps its rectangle, even one kept from starting by a late report: it is
@@ -346,10 +344,7 @@ class Plan {
       if (!waiting.planned) continue;
       take_out(job, waiting.slot);
       waiting_.unplan(position);
-      if (waiting.slot.start != kNever) {
-        note_freed(std::max(waiting.slot.start, now), waiting.slot.end);
-        compression_due_ = true;
-      }
+      window_.release(waiting.slot, now);
     }
   }
 
@@ -367,10 +362,8 @@ class Plan {
   // the full walk would pass them. Jobs that may not backfill or have no known start are always
   // visited: their earliest start depends on the reservations ahead.
   void compress_all(Time now, const QueueGate& gate) {
-    compression_due_ = false;
-    if (freed_.version() == compressed_from_) return;
-    compressed_from_ = freed_.version();
-    Time reach = std::exchange(freed_reach_, kBeforeAll);  // records since the last one began
+    Time reach = window_.begin_compression();
+    if (reach == kBeforeAll) return;
     int most_free = profile_.most_free(now, reach);
     for (std::size_t position = waiting_.first_movable(0, most_free);
          position != ReservationIndex::kNone;
@@ -380,25 +373,15 @@ class Plan {
                             ? now
                             : earlier_reservations(position, now)
                                   .earliest_move_for(*waiting.job, gate, now, waiting.slot.start);
-      const Freed freed = compress(position, from, reach);
+      const FreedCapacity freed = compress(position, from, reach);
       note_first_reservation(position);
-      if (freed.from == freed.until) continue;
+      if (freed.empty()) continue;
       // The capacity it left may let the jobs after it move: the bound grows to cover it.
       Time lowest = freed.from;
       if (freed.until > reach) lowest = std::min(lowest, reach);
       reach = std::max(reach, freed.until);
       most_free = std::max(most_free, profile_.most_free(std::max(lowest, now), freed.until));
     }
-  }
-
-  // Capacity given back over [from, until) in the plan.
-  struct Freed {
-    Time from = 0;
-    Time until = 0;
-  };
-  void note_freed(Time from, Time until) {
-    freed_.record(from);
-    freed_reach_ = std::max(freed_reach_, until);
   }
 
   // Moves the job to its earliest slot from `from` with all others in place. Two cheap tests
@@ -410,7 +393,7 @@ class Plan {
   // backfill, with a known start) can only move to a start before `reach`, the end of the
   // capacity given back since then: the search stops there. Returns the capacity its old slot
   // gave back (none if it did not move).
-  Freed compress(std::size_t position, Time from, Time reach) {
+  FreedCapacity compress(std::size_t position, Time from, Time reach) {
     const WaitingEntry& waiting = waiting_[position];
     const Job& job = *waiting.job;
     const Reservation& slot = waiting.slot;
@@ -418,7 +401,7 @@ class Plan {
     // reported after its planned end, and starts at that report (docs/semantics.md §2.5).
     // Planning it again from now could push it behind later reservations.
     if (slot.start <= now_ || from >= slot.start) return {};
-    if (waiting.backfills && freed_.earliest_since(slot.placed_at) >= slot.end) return {};
+    if (waiting.backfills && window_.earliest_since(slot.placed_at) >= slot.end) return {};
     const Time before = waiting.moves_from_now() ? reach : kNever;
     const Time start = profile_.earliest_move(from, slot.start, occupancy(job), job.nodes, before);
     if (start == slot.start) return {};
@@ -426,8 +409,8 @@ class Plan {
     take_out(job, old);
     waiting_.move(position, put_at(job, start));
     if (old.start == kNever) return {};
-    const Freed freed{std::max(old.start, slot.end), old.end};
-    note_freed(freed.from, freed.until);
+    const FreedCapacity freed{std::max(old.start, slot.end), old.end};
+    window_.give_back(freed);
     return freed;
   }
 
@@ -439,7 +422,7 @@ class Plan {
     note_first_reservation(position);
   }
   Reservation put_at(const Job& job, Time start) {
-    const Reservation slot{start, add_saturating(start, occupancy(job)), freed_.version()};
+    const Reservation slot{start, add_saturating(start, occupancy(job)), window_.version()};
     profile_.reserve(slot.start, slot.end, job.nodes);
     return slot;
   }
@@ -450,7 +433,8 @@ class Plan {
   std::size_t due_count(Time now) const {
     std::size_t due = 0;
     for (std::size_t position = waiting_.first_to_visit(0, now);
-         position != ReservationIndex::kNone; position = waiting_.first_to_visit(position + 1, now)) {
+         position != ReservationIndex::kNone;
+         position = waiting_.first_to_visit(position + 1, now)) {
       if (waiting_[position].planned) ++due;
     }
     return due;
@@ -462,18 +446,14 @@ class Plan {
   ReservationIndex waiting_;
   // Started jobs by id: the Scheduler reports completions with a copy of the job.
   std::unordered_map<JobId, Reservation> running_;
-  FreedCapacityLog freed_;
   std::vector<FirstReservation> first_reservations_;  // made by the last pass
   Time now_ = 0;                                      // of the last catch_up
-  Time freed_until_ = 0;  // end of what completions since the last instant gave back
   bool reservations_vary_ = false;
   bool resize_requests_seen_ = false;  // some waiting job is or was a resize request
-  std::size_t competing_ = 0;   // waiting jobs without a reservation in this pass
-  bool placement_due_ = false;  // some waiting job should get a slot
-  bool compression_due_ = false;
-  FreedCapacityLog::Version compressed_from_ = 0;  // the log's version when the last one began
-  Time freed_reach_ = kBeforeAll;  // the latest end of capacity given back since then
-  bool replan_due_ = false;        // a running job was extended by a correction
+  std::size_t competing_ = 0;          // waiting jobs without a reservation in this pass
+  bool placement_due_ = false;         // some waiting job should get a slot
+  CompressionWindow window_;           // capacity given back since the slots were chosen
+  bool replan_due_ = false;            // a running job was extended by a correction
 };
 
 class ConservativeClassic final : public Policy {
