@@ -22,9 +22,9 @@ const std::string& Rejection::position() const { return parts_ ? parts_->positio
 const std::string& Rejection::job_id() const { return parts_ ? parts_->job_id : kNone; }
 const std::string& Rejection::why() const { return parts_ ? parts_->why : kNone; }
 
-void Rejection::add_problem(const std::string& more) {
+void Rejection::add_problem(const std::string& position, const std::string& more) {
   if (!parts_) {
-    *this = Rejection("", "", more);
+    *this = Rejection(position, "", more);
   } else {
     parts_->why += "; " + more;
   }

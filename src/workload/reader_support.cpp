@@ -187,11 +187,7 @@ IdRegistry::Claim RepeatedIds::claim(const std::string& id) {
 }
 
 void mark_invalid(WorkloadJob& job, const std::string& location, const std::string& why) {
-  if (job.rejection.empty()) {
-    job.rejection = Rejection(location, "", why);
-  } else {
-    job.rejection.add_problem(why);
-  }
+  job.rejection.add_problem(location, why);
 }
 
 namespace {

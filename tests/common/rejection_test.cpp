@@ -24,20 +24,19 @@ TEST(Rejection, TextJoinsThePartsPresent) {
 
 // A record's further problems join its reason; its position stays (docs/semantics.md §5.5).
 TEST(Rejection, FurtherProblemsJoinTheReason) {
-  Rejection rejection{"t.swf:4", "", "a"};
-  rejection.add_problem("b");
+  Rejection rejection;
+  rejection.add_problem("t.swf:4", "a");
+  EXPECT_EQ(rejection.text(), "t.swf:4: a");
+  rejection.add_problem("t.swf:4", "b");
   EXPECT_EQ(rejection.position(), "t.swf:4");
   EXPECT_EQ(rejection.why(), "a; b");
-  Rejection none;
-  none.add_problem("c");
-  EXPECT_EQ(none.text(), "c");
 }
 
 // Records are copied (a workload job into its record): a copy holds its own parts.
 TEST(Rejection, ACopyIsIndependent) {
   Rejection original{"t.swf:4", "3", "a"};
   Rejection copy = original;
-  copy.add_problem("b");
+  copy.add_problem("t.swf:4", "b");
   EXPECT_EQ(original.why(), "a");
   EXPECT_EQ(copy.text(), "t.swf:4: job '3' a; b");
   copy = Rejection{};

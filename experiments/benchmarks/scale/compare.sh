@@ -28,12 +28,13 @@ trap 'rm -rf "$OUT"' EXIT
 # rounds it to 10 ms, 4 % of a KTH-SP2 replay.
 one_run() {  # BATFILL TRACE POLICY
   python3 -c 'import resource, subprocess, sys
-subprocess.run(sys.argv[1:], check=True, stdout=open(sys.argv[-1] + ".summary", "w"))
+subprocess.run(sys.argv[2:], check=True)
 usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-print("%.4f" % (usage.ru_utime + usage.ru_stime))' \
-    "$1" simulate "$2" --backfill "$3" --no-progress --output "$OUT/run" > "$OUT/time"
+open(sys.argv[1], "w").write("%.4f" % (usage.ru_utime + usage.ru_stime))' \
+    "$OUT/time" "$1" simulate "$2" --backfill "$3" --no-progress --output "$OUT/run" \
+    > "$OUT/summary"
   local first
-  first=$(sed -n 's/^CPU time: .*(reading \([0-9.]*\) s)/\1/p' "$OUT/run.summary")
+  first=$(sed -n 's/^CPU time: .*(reading \([0-9.]*\) s)/\1/p' "$OUT/summary")
   echo "$(cat "$OUT/time") ${first:-0}"
 }
 

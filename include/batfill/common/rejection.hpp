@@ -30,9 +30,10 @@ class Rejection {
   const std::string& position() const;
   const std::string& job_id() const;
   const std::string& why() const;
-  // Another problem of the same record: the reason becomes "WHY; MORE" (a record's problems are
-  // all reported, docs/semantics.md §5.5). On no rejection, it is the reason.
-  void add_problem(const std::string& more);
+  // A problem of the input record at `position`. The first one makes the rejection; each further
+  // one joins its reason, "WHY; MORE", the position staying the first's (a record's problems are
+  // all reported, docs/semantics.md §5.5).
+  void add_problem(const std::string& position, const std::string& more);
   void clear() { parts_.reset(); }
   // "POSITION: job 'ID' WHY", each part only when present.
   std::string text() const;
