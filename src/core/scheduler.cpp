@@ -292,32 +292,45 @@ std::uint64_t Scheduler::start_sequence_of(const JobId& id) const {
   return running_job(id).start_sequence;
 }
 
+// Jobs that can never run are refused at submission so they never block the queue
+// (docs/semantics.md §2.7). The refusal is written only for a job refused.
+Scheduler::Admission Scheduler::admission(const Job& job) const {
+  Admission admission;
+  if (job.nodes <= 0) {
+    admission.refusal = "requests " + std::to_string(job.nodes) + " nodes";
+    return admission;
+  }
+  if (job.nodes > pool_.size()) {
+    admission.refusal = "requests " + std::to_string(job.nodes) + " nodes but the machine has " +
+                        std::to_string(pool_.size());
+    return admission;
+  }
+  const int queue_index = queues_.queue_index(job.queue);
+  if (queue_index < 0) {
+    admission.refusal = "is in queue " + quoted(job.queue.empty() ? "(none)" : job.queue) +
+                        ", which no configured queue lists, and there is no default queue";
+    return admission;
+  }
+  const QueueSpec& queue = queues_.queues[static_cast<std::size_t>(queue_index)];
+  const int user_limit = std::min(queue.slot_limit, queue.user_slot_limit);
+  if (job.nodes > user_limit) {
+    admission.refusal = "requests " + std::to_string(job.nodes) + " nodes but queue " +
+                        quoted(queue.name) + " lets a user hold at most " +
+                        std::to_string(user_limit);
+    return admission;
+  }
+  admission.queue_index = queue_index;
+  return admission;
+}
+
 void Scheduler::submit(Job job) {
   if (waiting_.count(job.id) != 0 || running_.count(job.id) != 0) {
     throw std::invalid_argument("job '" + job.id + "' submitted twice");
   }
-  // Jobs that can never run are rejected at submission so they never block the queue
-  // (docs/semantics.md §2.7).
-  if (job.nodes <= 0) {
-    return reject(job, "requests " + std::to_string(job.nodes) + " nodes");
-  }
-  if (job.nodes > pool_.size()) {
-    return reject(job, "requests " + std::to_string(job.nodes) + " nodes but the machine has " +
-                           std::to_string(pool_.size()));
-  }
-  const int queue_index = queues_.queue_index(job.queue);
-  if (queue_index < 0) {
-    return reject(job, "is in queue " + quoted(job.queue.empty() ? "(none)" : job.queue) +
-                           ", which no configured queue lists, and there is no default queue");
-  }
-  const QueueSpec& queue = queues_.queues[static_cast<std::size_t>(queue_index)];
-  if (job.nodes > std::min(queue.slot_limit, queue.user_slot_limit)) {
-    return reject(job, "requests " + std::to_string(job.nodes) + " nodes but queue " +
-                           quoted(queue.name) + " lets a user hold at most " +
-                           std::to_string(std::min(queue.slot_limit, queue.user_slot_limit)));
-  }
+  Admission admitted = admission(job);
+  if (!admitted.admitted()) return reject(job, std::move(admitted.refusal));
   Job& stored = waiting_.emplace(job.id, std::move(job)).first->second;
-  stored.queue_index = queue_index;
+  stored.queue_index = admitted.queue_index;
   stored.prediction = predict(stored);
   enqueue(stored, stored.submit_time);
 }
@@ -456,12 +469,10 @@ void Scheduler::start(const Job& waiting, std::size_t position, Time now,
 }
 
 Time Scheduler::estimate_start(const Job& job, Time now) const {
-  if (job.nodes <= 0 || job.nodes > pool_.size()) return kNever;
+  const Admission admitted = admission(job);
+  if (!admitted.admitted()) return kNever;
   Job queued = job;
-  queued.queue_index = queues_.queue_index(job.queue);
-  if (queued.queue_index < 0) return kNever;
-  const QueueSpec& spec = queues_.queues[static_cast<std::size_t>(queued.queue_index)];
-  if (job.nodes > std::min(spec.slot_limit, spec.user_slot_limit)) return kNever;
+  queued.queue_index = admitted.queue_index;
   // The queue as it would be with `job` submitted now.
   const QueueView waiting = waiting_queue();
   PendingEvents pending;

@@ -125,6 +125,14 @@ class Scheduler {
     std::vector<JobId> resizes;
   };
 
+  // The admission rules, the same for submit() and estimate_start(): the job's queue, or why
+  // the job can never run.
+  struct Admission {
+    int queue_index = -1;
+    std::string refusal;  // empty: admitted
+    bool admitted() const { return refusal.empty(); }
+  };
+  Admission admission(const Job& job) const;
   void reject(const Job& job, std::string reason);
   // Puts a job of waiting_ in the wait queue at its place at `now` and tells the policy.
   void enqueue(Job& stored, Time now);
