@@ -14,7 +14,7 @@ Scheduler::Scheduler(int machine_count, std::unique_ptr<Policy> policy, Schedule
     : policy_(std::move(policy)),
       options_(options),
       predictor_(make_predictor(options_.predictor, options_.predictor_options)),
-      corrector_(options_.corrector.empty() ? nullptr : make_corrector(options_.corrector)),
+      corrections_(options_.corrector.empty() ? nullptr : make_corrector(options_.corrector)),
       pool_(machine_count),
       queues_(options_.queues ? *options_.queues : QueueConfig::implicit()) {
   if (machine_count <= 0) {
@@ -47,11 +47,11 @@ void Scheduler::complete(const JobId& id, Time now) {
   }
   if (it->second.job.resize_request) {
     throw std::invalid_argument("completion of resize request '" + id + "', which ends with job '" +
-                                resized_jobs_.at(id) + "'");
+                                resizes_.job_of(id) + "'");
   }
-  end_resizes(it->second);
+  if (!resizes_.empty()) end_resizes(id);
   give_back(it->second);
-  untrack_expiry(it->second);
+  corrections_.untrack(it->second);
   const Job job = std::move(it->second.job);
   if (predictor_->learns() || predictor_->uses_running_jobs()) {
     to_learn_.push_back({now, it->second.start_sequence, job, now - it->second.start});
@@ -68,9 +68,8 @@ void Scheduler::give_back(const RunningJob& running) {
 
 // The job's end is the end of its resizes (docs/semantics.md §2.11): the granted ones give their
 // machines back with it, the pending ones are withdrawn.
-void Scheduler::end_resizes(const RunningJob& running) {
-  for (const JobId& request : running.resizes) {
-    resized_jobs_.erase(request);
+void Scheduler::end_resizes(const JobId& job) {
+  for (const JobId& request : resizes_.close(job)) {
     if (is_pending_resize(request)) {
       withdraw(request);
       continue;
@@ -78,30 +77,11 @@ void Scheduler::end_resizes(const RunningJob& running) {
     const auto grant = running_.find(request);
     if (grant == running_.end()) continue;  // withdrawn earlier
     give_back(grant->second);
-    const Job job = std::move(grant->second.job);
+    const Job granted = std::move(grant->second.job);
     running_.erase(grant);
-    policy_->on_job_completed(job);
+    policy_->on_job_completed(granted);
   }
 }
-
-namespace {
-
-// What remains at `now` of a running job's run limit: the run time of its resize requests
-// (docs/semantics.md §2.11). None for a job without a limit.
-Time remaining_limit(const Job& job, Time start, Time now) {
-  if (!job.has_time_limit()) return kNoTimeLimit;
-  return std::max<Time>(0, add_saturating(start, job.time_limit) - now);
-}
-
-// What remains at `now` of its planned runtime; the remaining limit once it outlived its plan,
-// as nothing better is known then.
-Time remaining_prediction(const Job& job, Time start, Time now) {
-  const Time end = planned_end(job, start);
-  if (end == kNever) return kNoTimeLimit;
-  return end > now ? end - now : remaining_limit(job, start, now);
-}
-
-}  // namespace
 
 JobId Scheduler::request_resize(const JobId& id, int nodes, Time now) {
   const auto it = running_.find(id);
@@ -112,25 +92,13 @@ JobId Scheduler::request_resize(const JobId& id, int nodes, Time now) {
     throw std::invalid_argument("resize request of job '" + id + "' for " + std::to_string(nodes) +
                                 " nodes");
   }
-  RunningJob& running = it->second;
-  Job request;
-  request.id = resize_request_id(id, running.resizes.size() + 1);
+  Job request = resizes_.make_request(it->second, nodes, now);
   if (waiting_.count(request.id) != 0 || running_.count(request.id) != 0) {
     throw std::invalid_argument("resize request '" + request.id + "' has the id of a job");
   }
-  request.submit_time = now;
-  request.nodes = nodes;
-  request.user = running.job.user;
-  request.queue = running.job.queue;
-  request.queue_index = running.job.queue_index;
-  request.resize_request = true;
-  request.time_limit = remaining_limit(running.job, running.start, now);
-  request.prediction = remaining_prediction(running.job, running.start, now);
-  running.resizes.push_back(request.id);
-  resized_jobs_.emplace(request.id, id);
   const JobId request_id = request.id;
   Job& stored = waiting_.emplace(request_id, std::move(request)).first->second;
-  pending_resizes_.push_back(&stored);
+  resizes_.add_pending(stored, it->second);
   enqueue(stored, now);
   return request_id;
 }
@@ -143,7 +111,7 @@ void Scheduler::withdraw(const JobId& request) {
   }
   const Job* job = &it->second;
   const std::size_t position = remove_from_queue({job}).front();
-  pending_resizes_.erase(std::find(pending_resizes_.begin(), pending_resizes_.end(), job));
+  resizes_.leave_queue(job);
   policy_->on_job_removed(*job, position);
   waiting_.erase(it);
 }
@@ -153,26 +121,23 @@ bool Scheduler::is_pending_resize(const JobId& request) const {
   return it != waiting_.end() && it->second.resize_request;
 }
 
-void Scheduler::age_pending_resizes(Time now) {
-  for (Job* request : pending_resizes_) {
-    const RunningJob& running = running_.at(resized_jobs_.at(request->id));
-    request->time_limit = remaining_limit(running.job, running.start, now);
-    request->prediction = remaining_prediction(running.job, running.start, now);
-  }
-}
-
+// A granted resize is planned to end with its job.
 void Scheduler::follow_correction(const RunningJob& running) {
   const Time end = planned_end(running.job, running.start);
-  for (const JobId& request : running.resizes) {
+  for (const JobId& request : resizes_.requests_of(running.job.id)) {
     const auto it = running_.find(request);
     if (it == running_.end()) continue;
     RunningJob& grant = it->second;
     const Time old_end = planned_end(grant.job, grant.start);
     grant.job.prediction = end == kNever ? kNoTimeLimit : end - grant.start;
-    releases_.erase(grant.release);
-    grant.release = releases_.emplace(planned_end(grant.job, grant.start), grant.job.nodes);
-    policy_->on_prediction_extended(grant.job, grant.start, old_end);
+    replan(grant, old_end);
   }
+}
+
+void Scheduler::replan(RunningJob& running, Time old_end) {
+  releases_.erase(running.release);
+  running.release = releases_.emplace(planned_end(running.job, running.start), running.job.nodes);
+  policy_->on_prediction_extended(running.job, running.start, old_end);
 }
 
 void Scheduler::learn_completions_before(Time now) {
@@ -213,61 +178,21 @@ Time Scheduler::predict(const Job& job) {
   return predictor_->predict(job, job.submit_time, running);
 }
 
-bool Scheduler::correctable(const RunningJob& running) const {
-  const Time prediction = running.job.prediction;
-  if (corrector_ == nullptr || prediction >= running.job.time_limit) return false;
-  return running.job.runtime == kNoTimeLimit || prediction < running.job.runtime;
-}
-
-bool Scheduler::correction_due(const RunningJob& running, Time now) const {
-  return correctable(running) && add_saturating(running.start, running.job.prediction) <= now;
-}
-
-void Scheduler::track_expiry(RunningJob& running) {
-  if (!correctable(running)) return;
-  expiries_.emplace(
-      std::pair{add_saturating(running.start, running.job.prediction), running.start_sequence},
-      &running);
-}
-
-void Scheduler::untrack_expiry(const RunningJob& running) {
-  if (!correctable(running)) return;
-  expiries_.erase({add_saturating(running.start, running.job.prediction), running.start_sequence});
-}
-
-int Scheduler::correct_until(RunningJob& running, Time now) const {
-  int corrections = 0;
-  while (correction_due(running, now)) {
-    const Time next = corrector_->correct(running.job, running.initial_prediction,
-                                          running.job.prediction, running.corrections);
-    // A correction that would not extend the prediction (doubling a zero prediction) plans the
-    // job until its walltime instead, so that corrections always end.
-    running.job.prediction = next > running.job.prediction ? next : running.job.time_limit;
-    ++running.corrections;
-    ++corrections;
-  }
-  return corrections;
-}
-
 // In expiry order; the order does not matter, as each job's correction is its own and the
 // releases and plans it moves add up the same way.
 int Scheduler::correct_predictions(Time now) {
   int corrections = 0;
-  while (!expiries_.empty() && expiries_.begin()->first.first <= now) {
-    RunningJob& running = *expiries_.begin()->second;
-    expiries_.erase(expiries_.begin());
-    const Time old_end = planned_end(running.job, running.start);
-    corrections += correct_until(running, now);
-    releases_.erase(running.release);
-    running.release = releases_.emplace(planned_end(running.job, running.start), running.job.nodes);
-    policy_->on_prediction_extended(running.job, running.start, old_end);
-    follow_correction(running);
-    track_expiry(running);
+  while (RunningJob* running = corrections_.take_expired(now)) {
+    const Time old_end = planned_end(running->job, running->start);
+    corrections += corrections_.correct(*running, now);
+    replan(*running, old_end);
+    if (!resizes_.empty()) follow_correction(*running);
+    corrections_.track(*running);
   }
   return corrections;
 }
 
-const Scheduler::RunningJob& Scheduler::running_job(const JobId& id) const {
+const RunningJob& Scheduler::running_job(const JobId& id) const {
   const auto it = running_.find(id);
   if (it == running_.end()) throw std::invalid_argument("job '" + id + "' is not running");
   return it->second;
@@ -282,9 +207,9 @@ Time Scheduler::planned_end_of(const JobId& id, Time now) const {
   if (it == running_.end()) return kNever;
   const RunningJob& running = it->second;
   // Asked at every completion of a per-event replay: copy the job only when a correction is due.
-  if (!correction_due(running, now)) return planned_end(running.job, running.start);
+  if (!corrections_.due(running, now)) return planned_end(running.job, running.start);
   RunningJob corrected = running;
-  correct_until(corrected, now);
+  corrections_.correct(corrected, now);
   return planned_end(corrected.job, corrected.start);
 }
 int Scheduler::corrections_of(const JobId& id) const { return running_job(id).corrections; }
@@ -362,7 +287,7 @@ void Scheduler::schedule(Time now, std::vector<Decision>& decisions) {
   std::move(pending_.begin(), pending_.end(), std::back_inserter(decisions));
   pending_.clear();
   if (waiting_count() == 0) return;
-  if (!pending_resizes_.empty()) age_pending_resizes(now);
+  if (resizes_.has_pending()) resizes_.age_pending(now);
   if (depends_on_time(options_.order)) {
     const std::vector<std::size_t> previous_positions = reordering(waiting_queue(), now);
     if (!previous_positions.empty()) {
@@ -444,9 +369,7 @@ std::vector<std::size_t> Scheduler::remove_from_queue(const std::vector<const Jo
 // `position`: its place in the queue of the pass that started it.
 void Scheduler::start(const Job& waiting, std::size_t position, Time now,
                       std::vector<Decision>& decisions) {
-  if (waiting.resize_request) {
-    pending_resizes_.erase(std::find(pending_resizes_.begin(), pending_resizes_.end(), &waiting));
-  }
+  if (waiting.resize_request) resizes_.leave_queue(&waiting);
   const auto it = waiting_.find(waiting.id);
   // Made in place: a RunningJob moved into the table costs a Job move per start.
   RunningJob& running = running_.try_emplace(it->first).first->second;
@@ -464,7 +387,7 @@ void Scheduler::start(const Job& waiting, std::size_t position, Time now,
   decision.job_id = job.id;
   decision.machines = running.machines;
   // A granted resize is planned to end with its job, which follow_correction keeps.
-  if (!job.resize_request) track_expiry(running);
+  if (!job.resize_request) corrections_.track(running);
   policy_->on_job_started(job, position);
 }
 

@@ -5,18 +5,20 @@
 // and turn its decisions into EXECUTE_JOB / REJECT_JOB.
 
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "batfill/common/rejection.hpp"
+#include "batfill/core/correction_clock.hpp"
 #include "batfill/core/job.hpp"
 #include "batfill/core/machine_pool.hpp"
 #include "batfill/core/policy.hpp"
 #include "batfill/core/prediction.hpp"
 #include "batfill/core/queue_order.hpp"
+#include "batfill/core/resize_book.hpp"
+#include "batfill/core/running_job.hpp"
 #include "batfill/core/slot_limit.hpp"
 
 namespace batfill {
@@ -77,9 +79,7 @@ class Scheduler {
 
   // Corrections (docs/semantics.md §2.9). The next time a running job outlives its prediction
   // (kNever without a corrector or such a job); the caller asks to be woken up then.
-  Time next_correction_time() const {
-    return expiries_.empty() ? kNever : expiries_.begin()->first.first;
-  }
+  Time next_correction_time() const { return corrections_.next(); }
   // Gives every running job that outlived its prediction by `now` a new one from the corrector,
   // again while the new one has expired too. A job whose known runtime ends it by the time its
   // prediction expires is not corrected: its completion is due. Returns how many corrections.
@@ -113,18 +113,6 @@ class Scheduler {
   const MachineSet& machines_of(const JobId& id) const;
 
  private:
-  struct RunningJob {
-    Job job;  // job.prediction is the current prediction
-    Time start = 0;
-    Time initial_prediction = 0;
-    int corrections = 0;
-    std::uint64_t start_sequence = 0;  // how many jobs started before it
-    MachineSet machines;
-    PlannedReleases::iterator release;
-    // The job's resize requests, pending or granted, in request order (empty for a request).
-    std::vector<JobId> resizes;
-  };
-
   // The admission rules, the same for submit() and estimate_start(): the job's queue, or why
   // the job can never run.
   struct Admission {
@@ -136,12 +124,12 @@ class Scheduler {
   void reject(const Job& job, std::string reason);
   // Puts a job of waiting_ in the wait queue at its place at `now` and tells the policy.
   void enqueue(Job& stored, Time now);
-  // Gives each pending resize request what remains at `now` of its job's limit and prediction.
-  void age_pending_resizes(Time now);
   // Frees the machines of a running entry, with its slots and planned release.
   void give_back(const RunningJob& running);
   // Ends the job's granted resizes and withdraws its pending ones, at the job's end.
-  void end_resizes(const RunningJob& running);
+  void end_resizes(const JobId& job);
+  // Plans a running job to end at its current prediction, after a correction.
+  void replan(RunningJob& running, Time old_end);
   // Plans the job's granted resizes to end with the job again, after a correction.
   void follow_correction(const RunningJob& running);
   // What the policy sees at `now` with `queue` as the wait queue.
@@ -156,15 +144,6 @@ class Scheduler {
   Time predict(const Job& job);
   // Hands the predictor the completions before `now`, by end time, then start order.
   void learn_completions_before(Time now);
-  // Whether the corrector may still give the job a new prediction: it has one, and its
-  // prediction is below its walltime and, when known, its runtime.
-  bool correctable(const RunningJob& running) const;
-  bool correction_due(const RunningJob& running, Time now) const;
-  // Keep expiries_ in step with a running job's prediction.
-  void track_expiry(RunningJob& running);
-  void untrack_expiry(const RunningJob& running);
-  // Applies the corrector while a correction is due by `now`; returns how many it made.
-  int correct_until(RunningJob& running, Time now) const;
   const RunningJob& running_job(const JobId& id) const;
   const QueueSpec& queue_of(const Job& job) const;  // its configured queue
   // Whether `a` comes before `b` in the wait queue at `now`: queue priority first, then --order
@@ -174,7 +153,7 @@ class Scheduler {
   std::unique_ptr<Policy> policy_;
   SchedulerOptions options_;
   std::unique_ptr<Predictor> predictor_;
-  std::unique_ptr<Corrector> corrector_;  // null: none
+  CorrectionClock corrections_;
   // Completions not yet learned from: a job submitted in the same instant does not see them, as
   // in pyss, where submissions come before terminations, and still sees them running
   // (docs/semantics.md §2.9).
@@ -196,18 +175,11 @@ class Scheduler {
   std::size_t queue_front_ = 0;
   // Nodes: pointers to jobs stay valid.
   std::unordered_map<JobId, RunningJob, JobIdHash> running_;
-  // The correctable running jobs by expiry (start + prediction), then start order: the next
-  // wake-up and the corrections due are read here, not by scanning every running job at every
-  // request. Empty without a corrector.
-  std::map<std::pair<Time, std::uint64_t>, RunningJob*> expiries_;
   PlannedReleases releases_;
   QueueConfig queues_;
   SlotUsage slots_;
   std::vector<Decision> pending_;  // rejections made since the last schedule()
-  // The pending resize requests, in waiting_: their remaining times change with the clock.
-  std::vector<Job*> pending_resizes_;
-  // The job of each resize request, pending or granted, until the job ends.
-  std::unordered_map<JobId, JobId, JobIdHash> resized_jobs_;
+  ResizeBook resizes_;
 };
 
 }  // namespace batfill
