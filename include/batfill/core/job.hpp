@@ -32,8 +32,8 @@ struct Job {
   Time submit_time = 0;            // when the job entered the system
   int nodes = 0;                   // requested machines
   // A resize request (docs/semantics.md §2.11): `nodes` more machines for a running job. The
-  // Scheduler keeps which job, aside, as requests are rare. Such an entry never holds a
-  // reservation, and its time limit and prediction are what remains of that job's.
+  // Scheduler's ResizeBook keeps which job, aside, as requests are rare. Such an entry never
+  // holds a reservation, and its time limit and prediction are what remains of that job's.
   bool resize_request = false;
   Time time_limit = kNoTimeLimit;  // walltime: the job is killed when it reaches it
   int user = -1;                   // the submitting user, -1 when the input has none

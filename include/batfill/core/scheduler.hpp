@@ -128,7 +128,8 @@ class Scheduler {
   void give_back(const RunningJob& running);
   // Ends the job's granted resizes and withdraws its pending ones, at the job's end.
   void end_resizes(const JobId& job);
-  // Plans a running job to end at its current prediction, after a correction.
+  // Moves a running entry's planned release to its current prediction and tells the policy;
+  // `old_end` is the end planned before.
   void replan(RunningJob& running, Time old_end);
   // Plans the job's granted resizes to end with the job again, after a correction.
   void follow_correction(const RunningJob& running);
@@ -173,7 +174,7 @@ class Scheduler {
   // the jobs behind it.
   std::vector<const Job*> queue_;
   std::size_t queue_front_ = 0;
-  // Nodes: pointers to jobs stay valid.
+  // Nodes: pointers to entries stay valid, and the correction clock and resize book hold some.
   std::unordered_map<JobId, RunningJob, JobIdHash> running_;
   PlannedReleases releases_;
   QueueConfig queues_;
