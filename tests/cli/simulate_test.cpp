@@ -4,8 +4,9 @@
 #include <set>
 
 #include "batfill/common/machine_set.hpp"
-#include "batfill/core/instant_replay.hpp"
 #include "cli_support.hpp"
+
+#include "../support/instant_replay.hpp"
 
 namespace batfill {
 namespace {

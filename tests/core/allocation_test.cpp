@@ -7,7 +7,7 @@
 
 #include <random>
 
-#include "batfill/core/instant_replay.hpp"
+#include "../support/instant_replay.hpp"
 
 namespace batfill {
 namespace {

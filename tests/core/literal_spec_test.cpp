@@ -12,8 +12,8 @@
 #include <random>
 #include <utility>
 
+#include "../support/instant_replay.hpp"
 #include "../support/literal_policies.hpp"
-#include "batfill/core/instant_replay.hpp"
 
 namespace batfill {
 namespace {

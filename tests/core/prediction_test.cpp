@@ -3,9 +3,10 @@
 
 #include <gtest/gtest.h>
 
-#include "batfill/core/instant_replay.hpp"
 #include "batfill/core/policy_registry.hpp"
 #include "batfill/core/prediction.hpp"
+
+#include "../support/instant_replay.hpp"
 
 namespace batfill {
 namespace {

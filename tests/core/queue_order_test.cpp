@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "batfill/core/instant_replay.hpp"
+#include "../support/instant_replay.hpp"
 
 namespace batfill {
 namespace {

@@ -9,9 +9,10 @@
 #include <random>
 #include <set>
 
-#include "batfill/core/instant_replay.hpp"
 #include "batfill/core/policy_registry.hpp"
 #include "batfill/core/scheduler.hpp"
+
+#include "../support/instant_replay.hpp"
 
 namespace batfill {
 namespace {

@@ -13,7 +13,7 @@
 #include <random>
 #include <sstream>
 
-#include "batfill/core/instant_replay.hpp"
+#include "../support/instant_replay.hpp"
 
 namespace batfill {
 namespace {

@@ -8,7 +8,7 @@
 #include <random>
 #include <set>
 
-#include "batfill/core/instant_replay.hpp"
+#include "../support/instant_replay.hpp"
 
 namespace batfill {
 namespace {

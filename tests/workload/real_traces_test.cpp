@@ -8,9 +8,9 @@
 #include <memory>
 #include <string>
 
-#include "batfill/core/instant_replay.hpp"
 #include "batfill/workload/workload.hpp"
 
+#include "../support/instant_replay.hpp"
 #include "../support/literal_policies.hpp"
 
 namespace batfill::workload {

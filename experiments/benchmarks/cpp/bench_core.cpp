@@ -6,9 +6,10 @@
 #include <map>
 #include <string>
 
-#include "batfill/core/instant_replay.hpp"
 #include "batfill/core/policy_registry.hpp"
 #include "batfill/workload/workload.hpp"
+
+#include "support/instant_replay.hpp"
 
 namespace {
 
