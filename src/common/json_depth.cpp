@@ -6,8 +6,8 @@ namespace batfill {
 
 std::optional<std::size_t> find_excess_json_nesting(std::string_view text) {
   // Most texts (every Batsim message but a large SIMULATION_BEGINS) open fewer brackets in all
-  // than the limit: a count, which the compiler vectorizes, settles them without the scan
-  // (docs/performance.md, diary).
+  // than the limit: a count, which the compiler vectorizes, settles them without the scan,
+  // which cost `serve` as much as the JSON parse itself.
   const auto opening =
       std::count_if(text.begin(), text.end(), [](char c) { return c == '[' || c == '{'; });
   if (opening <= kMaxJsonDepth) return std::nullopt;

@@ -47,7 +47,7 @@ inline std::string json_text(const Value& value) {
 }
 
 // The event a field belongs to, spelled out only for an error, so that valid messages never pay
-// for the text (docs/performance.md, diary).
+// for the text.
 struct Where {
   std::optional<rapidjson::SizeType> event;  // none: the envelope
   std::string_view type;                     // the event's type, once read

@@ -10,7 +10,7 @@ void fill_simulated_job(SimulatedJob& job, const workload::WorkloadJob& source,
   job.batsim_id.assign(workload_name).append("!").append(source.job.id);
   job.extra_json = source.extra_json;
   // Field by field into the slot's record, whose strings keep their buffers from the job the
-  // slot held before (docs/performance.md, diary).
+  // slot held before, so that a submission allocates no string.
   JobRecord& record = job.record;
   record.workload_name = workload_name;
   record.job = source.job;

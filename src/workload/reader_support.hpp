@@ -61,7 +61,7 @@ class DelayProfiles {
 
   std::map<std::string, Profile>& profiles_;
   // Trace runtimes are whole seconds of at most days: those index a table directly, with no
-  // hash per job (docs/performance.md, diary); any other delay goes through the map.
+  // hash per job; any other delay goes through the map.
   std::vector<const Profile*> by_whole_second_;
   std::unordered_map<Time, const Profile*, TimeHash> other_profiles_;
 };

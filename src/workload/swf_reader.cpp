@@ -263,7 +263,7 @@ class SwfReader {
     detail::LineScanner lines(text);
     std::string_view line;
     while (lines.next(line)) {
-      // Built in place rather than moved in (docs/performance.md, diary).
+      // Built in place: moving a finished job in cost more than filling it there.
       WorkloadJob& job = workload_.jobs.emplace_back();
       if (!parser_.read_line(line, lines.line_number(), job)) workload_.jobs.pop_back();
     }

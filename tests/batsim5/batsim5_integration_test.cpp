@@ -1,7 +1,7 @@
 // batfill beside a real Batsim 5.0.0-rc2: opt-in, label `batsim5`. BATSIM5 names the Batsim 5
-// install prefix or its bin/batsim (/work/shared/third-party/batsim5/build-batsim5.sh builds
-// it); without it every test skips. batfill runs as Batsim loads it (libbatfill_edc.so, `-l`)
-// and as a process (`batfill serve --protocol batsim5`, `-s`). Each run checks that Batsim
+// install prefix or its bin/batsim (.ci/run says how one is built); without it every test
+// skips. batfill runs as Batsim loads it (libbatfill_edc.so, `-l`) and as a process
+// (`batfill serve --protocol batsim5`, `-s`). Each run checks that Batsim
 // exits 0, that every job ended, that `batfill check` accepts Batsim's jobs.csv, and that the
 // mean wait is within 0.1 % of the embedded simulator's (docs/protocol.md §8).
 
@@ -30,7 +30,7 @@ std::string batsim5_prefix() {
   const std::string prefix = batsim5_prefix();                                       \
   if (prefix.empty())                                                                \
   GTEST_SKIP() << "set BATSIM5=/path/to/batsim5/prefix (or its bin/batsim) to run " \
-                  "the Batsim 5 tests (/work/shared/third-party/batsim5/build-batsim5.sh)"
+                  "the Batsim 5 tests"
 
 std::string platform_of(const std::string& prefix, const std::string& name) {
   return prefix + "/share/batsim/platforms/" + name;

@@ -41,7 +41,8 @@ class MachinePool {
 
  private:
   // Machine states are bit tables changed a word at a time (machine_bits.hpp), free machines
-  // searched the same way, rather than interval sets (docs/performance.md, diary).
+  // searched the same way, rather than interval sets, whose arithmetic dominated the core's own
+  // cost at every start and completion.
   int next_with_state(int from, bool free) const;
   template <typename Visit>
   void for_each_free_run(Visit visit) const;
