@@ -312,10 +312,10 @@ int simulate(const std::vector<std::string>& arguments) {
   run.queues = settings_in_force(values, choice.settings).scheduler.queues;
   const ChosenDecisionProcess chosen = choose_decision_process(values, choice);
   simulator::SimulationOptions options = simulation_options(values);
-  options.replay_resize_requests = replays_resize_requests(opened, chosen);
+  options.resize_requests_replayed = replays_resize_requests(opened, chosen);
   // Rows of _jobs.csv are written as jobs end, and the jobs forgotten.
   const std::string prefix = values["output"].as<std::string>();
-  simulator::OutputFiles outputs(prefix, run.queues, options.replay_resize_requests);
+  simulator::OutputFiles outputs(prefix, run.queues, options.resize_requests_replayed);
   const simulator::SimulationResult result = simulator::run_simulation(
       *opened.jobs, *chosen.process, options,
       [&outputs](const simulator::JobRecord& job) { outputs.job_ended(job); });

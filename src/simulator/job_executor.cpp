@@ -38,12 +38,12 @@ void task_amounts(const workload::Profile& profile, std::size_t n, std::vector<d
 JobExecutor::JobExecutor(const std::vector<sg4::Host*>& compute_hosts)
     : compute_hosts_(compute_hosts) {}
 
-void JobExecutor::start(std::size_t index, const std::string& name, const Job& job,
+void JobExecutor::start(std::size_t slot, const std::string& name, const Job& job,
                         const workload::Profile& profile, const MachineSet& machines, Time now) {
   if (profile.type != workload::Profile::Type::kDelay) {
     // SimGrid's clock lags while only delay jobs run (wait_until): a task starts at `now`.
     if (sg4::Engine::get_clock() < to_seconds(now)) sg4::this_actor::sleep_until(to_seconds(now));
-    start_parallel_task(index, name, job, profile, machines);
+    start_parallel_task(slot, name, job, profile, machines);
     return;
   }
   // Batsim's rule for delay jobs: a delay that reaches the walltime is cut there and reported
@@ -59,11 +59,11 @@ void JobExecutor::start(std::size_t index, const std::string& name, const Job& j
                              " s would end beyond batfill's time range (4.25e31 s)");
   }
   delay_completions_.push(
-      {now + duration, index,
+      {now + duration, slot,
        cut ? FinalState::kCompletedWalltimeReached : state_on_normal_end(profile)});
 }
 
-void JobExecutor::start_parallel_task(std::size_t index, const std::string& name, const Job& job,
+void JobExecutor::start_parallel_task(std::size_t slot, const std::string& name, const Job& job,
                                       const workload::Profile& profile,
                                       const MachineSet& machines) {
   std::vector<sg4::Host*> hosts;
@@ -75,7 +75,7 @@ void JobExecutor::start_parallel_task(std::size_t index, const std::string& name
   const FinalState normal_end = state_on_normal_end(profile);
   ++parallel_running_;
   sg4::Actor::create("job " + name, hosts.front(),
-                     [this, index, hosts, flops, bytes, walltime, normal_end] {
+                     [this, slot, hosts, flops, bytes, walltime, normal_end] {
                        sg4::ExecPtr task = sg4::this_actor::exec_init(hosts, flops, bytes);
                        task->start();
                        FinalState state = normal_end;
@@ -87,7 +87,7 @@ void JobExecutor::start_parallel_task(std::size_t index, const std::string& name
                        }
                        std::unique_lock<sg4::Mutex> lock(*mutex_);
                        parallel_finished_.push_back(
-                           {from_fractional_seconds(sg4::Engine::get_clock()), index, state});
+                           {from_fractional_seconds(sg4::Engine::get_clock()), slot, state});
                        parallel_done_->notify_all();
                      });
 }
@@ -102,8 +102,8 @@ Time JobExecutor::wait_until(Time next, Time last_now) {
   // too costly for every instant of a delay-only trace.
   if (parallel_running_ == 0) {
     // Nothing in SimGrid can happen before the next instant: delay jobs are timed here, so the
-    // engine is not woken for them (docs/performance.md, diary).
-    // Its clock catches up when a parallel task starts.
+    // engine is not woken for them: a SimGrid sleep per instant was a fifth of a delay-only
+    // replay. Its clock catches up when a parallel task starts.
     return std::max(last_now, next);
   }
   std::unique_lock<sg4::Mutex> lock(*mutex_);
@@ -127,7 +127,7 @@ void JobExecutor::take_completions(Time now, std::vector<Completion>& ended) {
   }
   // Completions are reported at the instant being handled at the latest.
   for (const Completion& completion : parallel_finished_) {
-    ended.push_back({std::min(completion.time, now), completion.job, completion.state});
+    ended.push_back({std::min(completion.time, now), completion.slot, completion.state});
   }
   parallel_running_ -= static_cast<int>(parallel_finished_.size());
   parallel_finished_.clear();

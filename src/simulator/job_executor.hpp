@@ -22,8 +22,9 @@ class JobExecutor {
  public:
   explicit JobExecutor(const std::vector<simgrid::s4u::Host*>& compute_hosts);
 
-  // Starts job `index` (named `name` in SimGrid) at `now` on `machines`.
-  void start(std::size_t index, const std::string& name, const Job& job,
+  // Starts the job in `slot` of the stand-in's JobTable (named `name` in SimGrid) at `now` on
+  // `machines`.
+  void start(std::size_t slot, const std::string& name, const Job& job,
              const workload::Profile& profile, const MachineSet& machines, Time now);
 
   // The earliest end of a running delay job, or kNever.
@@ -39,7 +40,7 @@ class JobExecutor {
   void take_completions(Time now, std::vector<Completion>& ended);
 
  private:
-  void start_parallel_task(std::size_t index, const std::string& name, const Job& job,
+  void start_parallel_task(std::size_t slot, const std::string& name, const Job& job,
                            const workload::Profile& profile, const MachineSet& machines);
 
   const std::vector<simgrid::s4u::Host*>& compute_hosts_;  // index = Batsim machine id

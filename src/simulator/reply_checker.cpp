@@ -12,8 +12,6 @@ namespace {
 
 }  // namespace
 
-ReplyChecker::ReplyChecker(int machine_count) : busy_(machine_count) {}
-
 void ReplyChecker::check_timestamp(const protocol::Event& event, Time reply_now, Time now) const {
   if (event.timestamp > reply_now) {
     invalid_decision(now, "event timestamp " + format_seconds(event.timestamp) +
@@ -36,29 +34,30 @@ void ReplyChecker::check_allocation(const char* decision, const std::string& id,
     invalid_decision(now, what() + " on " + std::to_string(size) + " machines, but it requests " +
                               std::to_string(requested));
   }
-  const int machines = busy_.size();
+  const int machines = machines_.machine_count();
   if (!alloc.empty() && (boost::icl::first(alloc) < 0 || boost::icl::last(alloc) >= machines)) {
     invalid_decision(now, what() + " on machines " + quoted(to_string(alloc)) + " outside 0-" +
                               std::to_string(machines - 1));
   }
-  if (any_busy(alloc)) {
-    invalid_decision(now, what() + " on busy machines " + quoted(to_string(busy_among(alloc))));
+  if (machines_.any_busy(alloc)) {
+    invalid_decision(
+        now, what() + " on busy machines " + quoted(to_string(machines_.busy_among(alloc))));
   }
 }
 
-void ReplyChecker::reject_not_waiting(const JobTable& jobs, const std::string& id,
-                                      const char* decision, Time now) const {
+void ReplyChecker::throw_not_waiting(const JobTable& jobs, const std::string& id,
+                                     const char* decision, Time now) const {
   const bool known = std::any_of(jobs.begin(), jobs.end(),
                                  [&](const SimulatedJob& job) { return job.batsim_id == id; });
   if (!known) invalid_decision(now, std::string(decision) + " of unknown job " + quoted(id));
   invalid_decision(now, std::string(decision) + " of job " + quoted(id) + ", which is not waiting");
 }
 
-void ReplyChecker::reject_unexpected(const protocol::Event& event, Time now) const {
+void ReplyChecker::throw_unexpected_event(const protocol::Event& event, Time now) const {
   invalid_decision(now, "unexpected " + protocol::event_type_name(event.data) + " in a reply");
 }
 
-void ReplyChecker::reject_not_pending(const std::string& request_id, Time now) const {
+void ReplyChecker::throw_no_pending_resize(const std::string& request_id, Time now) const {
   invalid_decision(
       now, "GRANT_RESIZE of " + quoted(request_id) + ", which is no pending resize request");
 }
@@ -84,34 +83,6 @@ void ReplyChecker::check_end_reply(const protocol::Message& reply) {
     throw std::runtime_error("the decision process answered SIMULATION_ENDS with " +
                              protocol::event_type_name(reply.events.front().data) +
                              "; Batsim requires an empty reply");
-  }
-}
-
-bool ReplyChecker::any_busy(const MachineSet& machines) const {
-  bool any = false;
-  for (const auto& interval : machines) {
-    busy_.for_each_word(
-        boost::icl::first(interval), boost::icl::last(interval),
-        [&](std::size_t w, MachineBits::Word mask) { any = any || (busy_.word(w) & mask) != 0; });
-  }
-  return any;
-}
-
-MachineSet ReplyChecker::busy_among(const MachineSet& machines) const {
-  MachineSet busy;
-  for_each_id(machines, [&](int id) {
-    if (busy_.test(id)) busy += id;
-  });
-  return busy;
-}
-
-// Allocations were checked against the machine's size (check_allocation).
-void ReplyChecker::mark(const MachineSet& machines, bool busy) {
-  for (const auto& interval : machines) {
-    busy_.for_each_word(boost::icl::first(interval), boost::icl::last(interval),
-                        [&](std::size_t w, MachineBits::Word mask) {
-                          busy_.word(w) = busy ? busy_.word(w) | mask : busy_.word(w) & ~mask;
-                        });
   }
 }
 

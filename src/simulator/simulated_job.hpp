@@ -34,10 +34,10 @@ using JobTable = std::deque<SimulatedJob>;
 void fill_simulated_job(SimulatedJob& job, const workload::WorkloadJob& source,
                         const workload::Profile* profile, const std::string& workload_name);
 
-// A job's end, as the executor reports it; `job` is its slot in the stand-in's job table.
+// A job's end, as the executor reports it.
 struct Completion {
   Time time;
-  std::size_t job;
+  std::size_t slot;  // the job's slot in the stand-in's JobTable
   FinalState state;
   bool operator>(const Completion& other) const { return time > other.time; }
 };

@@ -2,6 +2,7 @@
 
 #include "batsim_events.hpp"
 #include "job_executor.hpp"
+#include "machine_ledger.hpp"
 #include "platform.hpp"
 #include "progress_bar.hpp"
 #include "reply_checker.hpp"
@@ -42,7 +43,8 @@ class BatsimStandIn {
         platform_(std::move(platform)),
         options_(options),
         job_ended_(job_ended),
-        checker_(static_cast<int>(platform_.compute_hosts.size())),
+        machines_in_use_(static_cast<int>(platform_.compute_hosts.size())),
+        checker_(machines_in_use_),
         executor_(platform_.compute_hosts),
         next_job_(stream.next()) {}
 
@@ -79,7 +81,7 @@ class BatsimStandIn {
   void begin_simulation() {
     protocol::SimulationBegins begins =
         simulation_begins(platform_, options_.sched_config, kWorkloadName, stream_.workload().path);
-    begins.resize_requests_replayed = options_.replay_resize_requests;
+    begins.resize_requests_replayed = options_.resize_requests_replayed;
     protocol::Message request;
     request.events.push_back({0, std::move(begins)});
     apply_reply(exchange(request));
@@ -104,7 +106,7 @@ class BatsimStandIn {
 
   // One instant's events, in Batsim's order: completions, then submissions, then wake-ups.
   // The message and the completion list are members reused from instant to instant, so their
-  // capacity is kept (docs/performance.md, diary).
+  // capacity is kept and an instant allocates neither.
   const protocol::Message& collect_events(Time now) {
     request_.now = now;
     request_.events.clear();
@@ -135,15 +137,15 @@ class BatsimStandIn {
     std::sort(ended_now_.begin(), ended_now_.end(),
               [this](const Completion& a, const Completion& b) {
                 if (a.time != b.time) return a.time < b.time;
-                return job_id_less(jobs_[a.job].batsim_id, jobs_[b.job].batsim_id);
+                return job_id_less(jobs_[a.slot].batsim_id, jobs_[b.slot].batsim_id);
               });
     for (const Completion& completion : ended_now_) {
-      SimulatedJob& job = jobs_[completion.job];
+      SimulatedJob& job = jobs_[completion.slot];
       job.record.finish_time = completion.time;
       job.record.state = completion.state;
-      checker_.release(job.record.machines);
+      machines_in_use_.release(job.record.machines);
       end_resizes(job, completion.time);
-      finish(completion.job);  // before the event, which takes the record's machines
+      finish(completion.slot);  // before the event, which takes the record's machines
       request_.events.push_back({completion.time, job_completed(job, completion.state)});
     }
   }
@@ -188,7 +190,7 @@ class BatsimStandIn {
   void finish(std::size_t index) {
     SimulatedJob& job = jobs_[index];
     job.stage = JobStage::kEnded;
-    if (options_.replay_resize_requests) {
+    if (options_.resize_requests_replayed) {
       job.record.resizes_not_made =
           static_cast<int>(job.resize_plan.size() - job.record.resizes.size());
     }
@@ -210,7 +212,7 @@ class BatsimStandIn {
   // Position in jobs_ of the waiting job a decision names; the job leaves the waiting jobs.
   std::size_t take_waiting_job(const std::string& id, const char* decision) {
     const auto it = waiting_.find(id);
-    if (it == waiting_.end()) checker_.reject_not_waiting(jobs_, id, decision, last_now_);
+    if (it == waiting_.end()) checker_.throw_not_waiting(jobs_, id, decision, last_now_);
     const std::size_t index = it->second;
     waiting_.erase(it);
     return index;
@@ -234,7 +236,7 @@ class BatsimStandIn {
         checker_.check_wake_up(call->at, now);
         wake_ups_.insert(call->at);
       } else if (!std::holds_alternative<protocol::EstimateWaitingTimeAnswer>(event.data)) {
-        checker_.reject_unexpected(event, now);
+        checker_.throw_unexpected_event(event, now);
       }
     }
   }
@@ -243,12 +245,12 @@ class BatsimStandIn {
     const Time now = last_now_;
     SimulatedJob& job = jobs_[index];
     checker_.check_allocation("EXECUTE_JOB", job.batsim_id, job.record.job.nodes, alloc, now);
-    checker_.occupy(alloc);
+    machines_in_use_.occupy(alloc);
     job.stage = JobStage::kRunning;
     job.record.start_time = now;
     job.record.machines = std::move(alloc);
     executor_.start(index, job.batsim_id, job.record.job, *job.profile, job.record.machines, now);
-    if (!options_.replay_resize_requests) return;
+    if (!options_.resize_requests_replayed) return;
     for (std::size_t rank = 0; rank < job.resize_plan.size(); ++rank) {
       resizes_due_.emplace(now + job.resize_plan[rank].after, std::pair{index, rank});
     }
@@ -276,12 +278,12 @@ class BatsimStandIn {
   void grant_resize(const std::string& request_id, MachineSet alloc) {
     const Time now = last_now_;
     const auto pending = pending_resizes_.find(request_id);
-    if (pending == pending_resizes_.end()) checker_.reject_not_pending(request_id, now);
+    if (pending == pending_resizes_.end()) checker_.throw_no_pending_resize(request_id, now);
     const auto [index, made] = pending->second;
     ResizeRecord& request = jobs_[index].record.resizes[made];
     pending_resizes_.erase(pending);
     checker_.check_allocation("GRANT_RESIZE", request_id, request.nodes, alloc, now);
-    checker_.occupy(alloc);
+    machines_in_use_.occupy(alloc);
     request.outcome = ResizeRecord::Outcome::kGranted;
     request.grant_time = now;
     request.machines = std::move(alloc);
@@ -293,7 +295,7 @@ class BatsimStandIn {
     for (ResizeRecord& request : job.record.resizes) {
       request.release_time = end;
       if (request.outcome == ResizeRecord::Outcome::kGranted) {
-        checker_.release(request.machines);
+        machines_in_use_.release(request.machines);
       } else {
         request.outcome = ResizeRecord::Outcome::kCancelled;
         pending_resizes_.erase(request.request_id);
@@ -320,6 +322,7 @@ class BatsimStandIn {
   Platform platform_;
   SimulationOptions options_;
   const JobEnded& job_ended_;
+  MachineLedger machines_in_use_;
   ReplyChecker checker_;
   JobExecutor executor_;
   // The next job to submit, from the stream, which the readers guarantee gives Batsim's submit

@@ -43,37 +43,42 @@ std::string allocation_error(const ReplyChecker& checker, const MachineSet& allo
 }
 
 TEST(ReplyChecker, AllocationMustHaveTheRequestedSize) {
-  const ReplyChecker checker(4);
+  const MachineLedger machines(4);
+  const ReplyChecker checker(machines);
   EXPECT_EQ(allocation_error(checker, machine_range(0, 0)),
             "invalid decision at t=5.000000: EXECUTE_JOB of 'w0!1' on 1 machines, but it "
             "requests 2");
 }
 
 TEST(ReplyChecker, AllocationMustNameExistingMachines) {
-  const ReplyChecker checker(4);  // machines 0-3
+  const MachineLedger machines(4);  // machines 0-3
+  const ReplyChecker checker(machines);
   EXPECT_EQ(allocation_error(checker, machine_range(3, 4)),
             "invalid decision at t=5.000000: EXECUTE_JOB of 'w0!1' on machines '3-4' outside 0-3");
 }
 
 TEST(ReplyChecker, AllocationMustNotUseBusyMachines) {
-  ReplyChecker checker(4);
-  checker.occupy(machine_range(1, 2));
+  MachineLedger machines(4);
+  const ReplyChecker checker(machines);
+  machines.occupy(machine_range(1, 2));
   // 0-1 overlaps the busy 1-2 on machine 1 only.
   EXPECT_EQ(allocation_error(checker, machine_range(0, 1)),
             "invalid decision at t=5.000000: EXECUTE_JOB of 'w0!1' on busy machines '1'");
-  checker.release(machine_range(1, 2));
+  machines.release(machine_range(1, 2));
   EXPECT_EQ(allocation_error(checker, machine_range(0, 1)), "no error");
 }
 
 TEST(ReplyChecker, WakeUpMustBeAfterNow) {
-  const ReplyChecker checker(4);
+  const MachineLedger machines(4);
+  const ReplyChecker checker(machines);
   EXPECT_EQ(error_of([&] { checker.check_wake_up(kNow, kNow); }),
             "invalid decision at t=5.000000: CALL_ME_LATER at 5.000000 is not after now");
   EXPECT_EQ(error_of([&] { checker.check_wake_up(kNow + 1, kNow); }), "no error");
 }
 
 TEST(ReplyChecker, EventMustNotBeAfterTheReplysNow) {
-  const ReplyChecker checker(4);
+  const MachineLedger machines(4);
+  const ReplyChecker checker(machines);
   protocol::Event event;
   event.timestamp = from_seconds(6);
   EXPECT_EQ(error_of([&] { checker.check_timestamp(event, kNow, kNow); }),
@@ -82,12 +87,13 @@ TEST(ReplyChecker, EventMustNotBeAfterTheReplysNow) {
 }
 
 TEST(ReplyChecker, DecisionForAJobNotWaitingNamesWhy) {
-  const ReplyChecker checker(4);
+  const MachineLedger machines(4);
+  const ReplyChecker checker(machines);
   JobTable jobs = {waiting_job("1", 1)};
   jobs[0].stage = JobStage::kRunning;
-  EXPECT_EQ(error_of([&] { checker.reject_not_waiting(jobs, "w0!1", "EXECUTE_JOB", kNow); }),
+  EXPECT_EQ(error_of([&] { checker.throw_not_waiting(jobs, "w0!1", "EXECUTE_JOB", kNow); }),
             "invalid decision at t=5.000000: EXECUTE_JOB of job 'w0!1', which is not waiting");
-  EXPECT_EQ(error_of([&] { checker.reject_not_waiting(jobs, "w0!9", "REJECT_JOB", kNow); }),
+  EXPECT_EQ(error_of([&] { checker.throw_not_waiting(jobs, "w0!9", "REJECT_JOB", kNow); }),
             "invalid decision at t=5.000000: REJECT_JOB of unknown job 'w0!9'");
 }
 

@@ -26,9 +26,9 @@ struct SimulationOptions {
   std::optional<int> nodes;    // cluster size, or the first N compute hosts of the platform
   std::string sched_config;    // forwarded as config.sched-config in SIMULATION_BEGINS
   bool show_progress = false;  // progress bar on stderr (the CLI sets it for terminals)
-  // Make the jobs' resize requests (docs/semantics.md §2.11). Only batfill's own scheduler
-  // in-process takes them: no Batsim protocol can say them.
-  bool replay_resize_requests = false;
+  // Whether the stand-in makes the jobs' resize requests (docs/semantics.md §2.11). Only
+  // batfill's own scheduler in-process takes them: no Batsim protocol can say them.
+  bool resize_requests_replayed = false;
 };
 
 struct SimulationResult {
