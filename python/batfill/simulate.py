@@ -58,7 +58,11 @@ class Result:
 
     def to_csv(self, prefix):
         """Writes PREFIX_jobs.csv and PREFIX_schedule.csv (and PREFIX_resizes.csv) from the
-        DataFrames with pandas, in `batfill simulate`'s format."""
+        DataFrames with pandas, in `batfill simulate`'s format; like its --output, a prefix in a
+        directory that does not exist yet creates it."""
+        directory = os.path.dirname(os.fspath(prefix))
+        if directory:
+            os.makedirs(directory, exist_ok=True)
         with open(f"{prefix}_jobs.csv", "w", newline="") as out:
             out.write(jobs_csv_text(self.jobs))
         with open(f"{prefix}_schedule.csv", "w", newline="") as out:
