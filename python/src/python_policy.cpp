@@ -143,7 +143,49 @@ void bind_job(py::module_& module) {
       });
 }
 
+// A position of the queue from a Python index (negative from the end); IndexError outside.
+std::size_t queue_position(const QueueHandle& queue, long long index) {
+  const auto size = static_cast<long long>(queue.size());
+  if (index < 0) index += size;
+  if (index < 0 || index >= size) throw py::index_error("queue index out of range");
+  return static_cast<std::size_t>(index);
+}
+
+struct QueueIterator {
+  QueueHandle queue;
+  std::size_t next = 0;
+};
+
+void bind_queue(py::module_& module) {
+  py::class_<QueueHandle>(module, "Queue",
+                          "The waiting jobs in queue order (a sequence, valid during the call).")
+      .def("__len__", &QueueHandle::size)
+      .def("__bool__", [](const QueueHandle& queue) { return queue.size() > 0; })
+      .def("__getitem__",
+           [](const QueueHandle& queue, long long index) {
+             return queue.at(queue_position(queue, index));
+           })
+      .def("__getitem__",
+           [](const QueueHandle& queue, const py::slice& slice) {
+             std::size_t start = 0, stop = 0, step = 0, length = 0;
+             if (!slice.compute(queue.size(), &start, &stop, &step, &length)) {
+               throw py::error_already_set();
+             }
+             py::list jobs(length);
+             for (std::size_t i = 0; i < length; ++i, start += step) jobs[i] = queue.at(start);
+             return jobs;
+           })
+      .def("__iter__", [](const QueueHandle& queue) { return QueueIterator{queue}; });
+  py::class_<QueueIterator>(module, "QueueIterator")
+      .def("__iter__", [](QueueIterator& iterator) -> QueueIterator& { return iterator; })
+      .def("__next__", [](QueueIterator& iterator) {
+        if (iterator.next >= iterator.queue.size()) throw py::stop_iteration();
+        return iterator.queue.at(iterator.next++);
+      });
+}
+
 void bind_view(py::module_& module) {
+  bind_queue(module);
   py::class_<ViewHandle>(module, "View", "The instant a policy decides on (read-only).")
       .def_property_readonly("now", [](const ViewHandle& view) { return time_to_py(view.get().now); })
       .def_property_readonly("machine_count",
@@ -153,7 +195,7 @@ void bind_view(py::module_& module) {
       .def_property_readonly("queue",
                              [](const ViewHandle& view) {
                                view.get();
-                               return view.queue;
+                               return QueueHandle{view};
                              })
       .def_property_readonly("running",
                              [](const ViewHandle& view) {
@@ -283,13 +325,9 @@ std::string PythonPolicy::where(const SchedulingView& view) const {
 
 std::vector<const Job*> PythonPolicy::select_jobs_to_start(const SchedulingView& view) {
   const PassScope scope;
-  py::list queue(view.queue.size());
-  for (std::size_t i = 0; i < view.queue.size(); ++i) {
-    queue[i] = py::cast(JobHandle{view.queue[i], i, g_pass});
-  }
   py::object returned;
   try {
-    returned = select_(ViewHandle{&view, g_pass, std::move(queue)});
+    returned = select_(ViewHandle{&view, g_pass});
   } catch (py::error_already_set& error) {
     throw PolicyFailure(where(view) + ": " + name_ + ".select raised\n" + traceback_text(error));
   }

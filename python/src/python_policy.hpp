@@ -50,10 +50,19 @@ struct JobHandle {
 struct ViewHandle {
   const SchedulingView* view;
   std::uint64_t pass;
-  py::list queue;  // the JobHandles, made once per pass
   const SchedulingView& get() const {
     check_current(pass, "the view");
     return *view;
+  }
+};
+
+// The view's wait queue as a Python sequence whose jobs are made as they are read: a policy that
+// looks at the head of a long queue costs what it reads, as a C++ one.
+struct QueueHandle {
+  ViewHandle view;
+  std::size_t size() const { return view.get().queue.size(); }
+  JobHandle at(std::size_t position) const {
+    return JobHandle{view.get().queue[position], position, view.pass};
   }
 };
 
