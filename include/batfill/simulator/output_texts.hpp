@@ -19,9 +19,11 @@ class OutputTexts {
   // `resizes`: also make the text of PREFIX_resizes.csv.
   explicit OutputTexts(std::shared_ptr<const QueueConfig> queues = nullptr, bool resizes = false);
   void job_ended(const JobRecord& job);
-  ScheduleMetrics metrics(int machine_count) const { return metrics_.metrics(machine_count); }
-  const RejectionReasons& reasons() const { return reasons_; }
-  const ResizeFigures& resize_figures() const { return resize_figures_; }
+  ScheduleMetrics metrics(int machine_count) const {
+    return figures_.metrics.metrics(machine_count);
+  }
+  const RejectionReasons& reasons() const { return figures_.reasons; }
+  const ResizeFigures& resize_figures() const { return figures_.resizes; }
   // Completes the texts; sets run.queue_figures.
   void finish(const ScheduleMetrics& metrics, RunInfo& run);
 
@@ -36,10 +38,7 @@ class OutputTexts {
   std::ostringstream schedule_text_;
   std::ostringstream resizes_text_;
   std::optional<ResizesCsvWriter> resizes_;
-  MetricsAccumulator metrics_;
-  RejectionReasons reasons_;
-  std::optional<QueueFigures> queues_;
-  ResizeFigures resize_figures_;
+  RunFigures figures_;
 };
 
 }  // namespace batfill::simulator
