@@ -73,6 +73,21 @@ class Types(unittest.TestCase):
         self.assertEqual(len(rejected), 1)
         self.assertTrue(rejected["starting_time"].isna().all())
 
+    def test_times_are_the_doubles_nearest_to_the_csv_text(self):
+        # A load factor of 1.37 and shaking give times with microseconds; Python's float() is
+        # correctly rounded, an independent reading of each cell.
+        result = batfill.simulate(KTH, load_factor=1.37, shake="5:20")
+        jobs_bytes, _ = cli_outputs(KTH, "--load-factor", "1.37", "--shake", "5:20")
+        rows = [line.split(",") for line in jobs_bytes.decode().splitlines()]
+        header, rows = rows[0], rows[1:]
+        self.assertEqual(len(rows), len(result.jobs))
+        for column in ("submission_time", "starting_time", "finish_time", "stretch"):
+            index = header.index(column)
+            expected = [float(row[index]) if row[index] else None for row in rows]
+            values = [None if value != value else value for value in result.jobs[column]]
+            self.assertEqual(values, expected, column)
+        self.assertTrue(any(value % 1 for value in result.jobs["submission_time"]))
+
     def test_summary_is_what_the_cli_prints(self):
         result = batfill.simulate(TINY)
         self.assertEqual(result.summary["jobs"], 6)
