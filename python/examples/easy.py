@@ -1,5 +1,6 @@
 """Lifka's EASY backfilling as a batfill.Policy, the same schedule as `--backfill easy-classic`
-(docs/semantics.md, "`easy-classic`"; without --queues).
+(docs/semantics.md, "`easy-classic`"; without --queues), with the predictions and the SJBF
+backfill order of EASY++ too.
 
     PYTHONPATH=build/python python3 python/examples/easy.py workloads/KTH-SP2-1996-2.1-cln.swf.gz
 """
@@ -10,7 +11,7 @@ import batfill
 
 
 class Easy(batfill.Policy):
-    follows_backfill_order = False
+    follows_backfill_order = True
 
     def select(self, view):
         plan, queue, started = view.timeline(), view.queue, []
@@ -25,7 +26,10 @@ class Easy(batfill.Policy):
         # it may start now if it ends by then or uses only the nodes the head leaves over.
         shadow = plan.earliest_time_with(queue[head].nodes)
         extra = plan.free_nodes_at(shadow) - queue[head].nodes
-        for job in queue[head + 1:]:
+        candidates = queue[head + 1:]
+        if view.backfill_order == "sjbf":  # shortest predicted runtime first, ties in order
+            candidates.sort(key=lambda job: job.planned_runtime)
+        for job in candidates:
             if job.nodes > plan.free_nodes or not job.has_walltime:
                 continue
             if job.planned_end(view.now) > shadow:

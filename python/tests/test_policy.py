@@ -20,6 +20,17 @@ class ExampleEasy(unittest.TestCase):
         self.assertEqual(jobs, cli_jobs)
         self.assertIn("batfill Easy (Python)", result.summary["scheduler"])
 
+    def test_with_predictions_and_sjbf_equal_to_easy_plus_plus(self):
+        # EASY++ (docs/semantics.md, "Predictions, correctors and backfill order"), and a
+        # queue order: the view's jobs and their planned runtimes are the core's.
+        settings = {"predictor": "tsafrir", "corrector": "tsafrir", "backfill_order": "sjbf",
+                    "order": "asc_walltime"}
+        result = batfill.simulate(KTH, backfill=easy.Easy(), **settings)
+        flags = [text for key, value in settings.items()
+                 for text in ("--" + key.replace("_", "-"), value)]
+        cli_jobs, _ = cli_outputs(KTH, "--backfill", "easy-classic", *flags)
+        self.assertEqual(python_outputs(result)[0], cli_jobs)
+
 
 # Policies that break the rules, on tiny.swf (8 nodes): job 1 (4 nodes) starts at 0 s; at 5 s
 # jobs 2 (2 nodes) and 3 (8 nodes) wait with 4 nodes free.
@@ -140,7 +151,7 @@ class BadPolicies(unittest.TestCase):
 
     def test_sjbf_needs_a_policy_that_follows_it(self):
         with self.assertRaisesRegex(ValueError, "backfill order 'sjbf' needs a policy"):
-            batfill.simulate(TINY, backfill=easy.Easy(), backfill_order="sjbf")
+            batfill.simulate(TINY, backfill=Fcfs(), backfill_order="sjbf")
 
 
 if __name__ == "__main__":
