@@ -1,11 +1,14 @@
 """batfill.simulate against `batfill simulate`: the same outputs byte for byte, the same errors."""
 
+import os
+import subprocess
+import tempfile
 import unittest
 
 import pandas as pd
 
 import batfill
-from support import (DREVT, KTH, TINY, cli_error, cli_outputs, python_outputs,
+from support import (BINARY, DREVT, KTH, SOURCE, TINY, cli_error, cli_outputs, python_outputs,
                      without_wall_times)
 
 
@@ -50,8 +53,6 @@ class SameAsCli(unittest.TestCase):
                              {"name": "normal", "ids": [3], "priority": 20}],
                   "default": "normal"}
         import json
-        import os
-        import tempfile
         with tempfile.TemporaryDirectory() as directory:
             path = os.path.join(directory, "queues.json")
             with open(path, "w") as out:
@@ -60,6 +61,35 @@ class SameAsCli(unittest.TestCase):
         result = batfill.simulate(KTH, queues=queues, backfill="easy-classic")
         self.assert_same(result, cli)
         self.assertEqual(set(result.summary["queues"]), {"express", "normal"})
+
+
+class Resizes(unittest.TestCase):
+    def test_resize_requests_as_the_cli_makes_them(self):
+        example = os.path.join(SOURCE, "workloads", "resize_example.json")
+        result = batfill.simulate(example, backfill="easy-classic")
+        with tempfile.TemporaryDirectory() as directory:
+            prefix = os.path.join(directory, "cli")
+            subprocess.run([BINARY, "simulate", example, "--backfill", "easy-classic",
+                            "--output", prefix], check=True, stdout=subprocess.DEVNULL)
+            result.to_csv(os.path.join(directory, "py"))
+            for name in ("_jobs.csv", "_resizes.csv"):
+                with open(prefix + name, "rb") as cli, \
+                        open(os.path.join(directory, "py") + name, "rb") as python:
+                    self.assertEqual(python.read(), cli.read(), name)
+        # The README's case: a asks for 2 nodes after 4 h and gets them at once.
+        request = result.resizes.iloc[0]
+        self.assertEqual((request["job_id"], request["grant_time"]), ("a", 14400.0))
+        self.assertEqual(result.summary["resizes"]["granted"], 1)
+
+    def test_resize_requests_given_as_a_dataframe(self):
+        requests = pd.DataFrame({"job_id": ["1"], "after": [10], "nodes": [2]})
+        with tempfile.TemporaryDirectory() as directory:
+            path = os.path.join(directory, "requests.csv")
+            requests.to_csv(path, index=False)
+            cli_jobs, _ = cli_outputs(TINY, "--resize", path)
+        result = batfill.simulate(TINY, resize=requests)
+        self.assertEqual(python_outputs(result)[0], cli_jobs)
+        self.assertEqual(len(result.resizes), 1)
 
 
 class Types(unittest.TestCase):
@@ -146,8 +176,6 @@ class Errors(unittest.TestCase):
                       cli_error(TINY, "--sched-cfg", '{"backfill_order":"sjbf"}'))
 
     def test_a_workload_that_cannot_be_read(self):
-        import os
-        import tempfile
         with tempfile.TemporaryDirectory() as directory:
             path = os.path.join(directory, "trace.csv")
             with open(path, "w") as out:
