@@ -11,8 +11,8 @@
 namespace batfill::python {
 namespace {
 
-std::uint64_t g_pass = 0;   // the latest pass a Python policy was asked about
-bool g_in_pass = false;     // whether it is still deciding
+std::uint64_t g_pass = 0;  // the latest pass a Python policy was asked about
+bool g_in_pass = false;    // whether it is still deciding
 
 // Marks the pass as over however select returns.
 struct PassScope {
@@ -131,10 +131,11 @@ void bind_job(py::module_& module) {
                              [](const JobHandle& job) { return time_to_py(occupancy(job.get())); })
       .def_property_readonly("user", [](const JobHandle& job) { return job.get().user; })
       .def_property_readonly("queue", [](const JobHandle& job) { return job.get().queue; })
-      .def_property_readonly("position", [](const JobHandle& job) {
-        job.get();
-        return job.position;
-      })
+      .def_property_readonly("position",
+                             [](const JobHandle& job) {
+                               job.get();
+                               return job.position;
+                             })
       .def("__repr__", [](const JobHandle& job) {
         if (job.pass != current_pass()) return std::string("<batfill.Job of an earlier pass>");
         const Job& core = *job.job;
@@ -161,10 +162,8 @@ void bind_queue(py::module_& module) {
                           "The waiting jobs in queue order (a sequence, valid during the call).")
       .def("__len__", &QueueHandle::size)
       .def("__bool__", [](const QueueHandle& queue) { return queue.size() > 0; })
-      .def("__getitem__",
-           [](const QueueHandle& queue, long long index) {
-             return queue.at(queue_position(queue, index));
-           })
+      .def("__getitem__", [](const QueueHandle& queue,
+                             long long index) { return queue.at(queue_position(queue, index)); })
       .def("__getitem__",
            [](const QueueHandle& queue, const py::slice& slice) {
              std::size_t start = 0, stop = 0, step = 0, length = 0;
@@ -187,7 +186,8 @@ void bind_queue(py::module_& module) {
 void bind_view(py::module_& module) {
   bind_queue(module);
   py::class_<ViewHandle>(module, "View", "The instant a policy decides on (read-only).")
-      .def_property_readonly("now", [](const ViewHandle& view) { return time_to_py(view.get().now); })
+      .def_property_readonly("now",
+                             [](const ViewHandle& view) { return time_to_py(view.get().now); })
       .def_property_readonly("machine_count",
                              [](const ViewHandle& view) { return view.get().machine_count; })
       .def_property_readonly("free_nodes",
@@ -205,10 +205,9 @@ void bind_view(py::module_& module) {
                                }
                                return running;
                              })
-      .def_property_readonly("backfill_order",
-                             [](const ViewHandle& view) {
-                               return to_string(view.get().backfill_order);
-                             })
+      .def_property_readonly(
+          "backfill_order",
+          [](const ViewHandle& view) { return to_string(view.get().backfill_order); })
       .def("timeline",
            [](const ViewHandle& view) {
              return TimelineHandle{ReleaseTimeline(view.get()), view.pass};
@@ -218,13 +217,12 @@ void bind_view(py::module_& module) {
   py::class_<TimelineHandle>(module, "Timeline",
                              "Free nodes now and at the running jobs' planned ends, with the "
                              "jobs started in this call (valid during it).")
-      .def_property_readonly("now",
-                             [](TimelineHandle& timeline) { return time_to_py(timeline.get().now()); })
+      .def_property_readonly(
+          "now", [](TimelineHandle& timeline) { return time_to_py(timeline.get().now()); })
       .def_property_readonly("free_nodes",
                              [](TimelineHandle& timeline) { return timeline.get().free_nodes(); })
-      .def("start", [](TimelineHandle& timeline, const JobHandle& job) {
-        timeline.get().start(job.get());
-      })
+      .def("start",
+           [](TimelineHandle& timeline, const JobHandle& job) { timeline.get().start(job.get()); })
       .def("earliest_time_with",
            [](TimelineHandle& timeline, int nodes) {
              return time_to_py(timeline.get().earliest_time_with(nodes_from_py(nodes)));
@@ -240,10 +238,8 @@ void bind_view(py::module_& module) {
   py::class_<AvailabilityProfile>(module, "Profile",
                                   "Free nodes over time as a step function (a copy: yours to "
                                   "reserve in).")
-      .def_property_readonly("origin",
-                             [](const AvailabilityProfile& profile) {
-                               return time_to_py(profile.origin());
-                             })
+      .def_property_readonly(
+          "origin", [](const AvailabilityProfile& profile) { return time_to_py(profile.origin()); })
       .def("free_at",
            [](const AvailabilityProfile& profile, const py::handle& time) {
              return profile.free_at(time_from_py(time, "time"));
@@ -251,9 +247,8 @@ void bind_view(py::module_& module) {
       .def("earliest_fit",
            [](const AvailabilityProfile& profile, const py::handle& from,
               const py::handle& duration, int nodes) {
-             return time_to_py(profile.earliest_fit(time_from_py(from, "from"),
-                                                    positive_duration(duration),
-                                                    nodes_from_py(nodes)));
+             return time_to_py(profile.earliest_fit(
+                 time_from_py(from, "from"), positive_duration(duration), nodes_from_py(nodes)));
            })
       .def("earliest_start",
            [](const AvailabilityProfile& profile, const JobHandle& job) {
@@ -310,8 +305,8 @@ PythonPolicy::PythonPolicy(py::object policy)
     : policy_(std::move(policy)),
       select_(policy_.attr("select")),
       name_(type_name(policy_)),
-      plans_with_predictions_(py::getattr(policy_, "plans_with_predictions", py::bool_(true))
-                                  .cast<bool>()),
+      plans_with_predictions_(
+          py::getattr(policy_, "plans_with_predictions", py::bool_(true)).cast<bool>()),
       orders_candidates_(
           py::getattr(policy_, "follows_backfill_order", py::bool_(false)).cast<bool>()) {}
 
@@ -359,16 +354,18 @@ std::vector<const Job*> PythonPolicy::checked_starts(const py::handle& returned,
                              "call knows: return jobs of this call's view.queue");
     }
     if (taken[job.position]) {
-      throw PolicyValueError(context + "job " + job.job->id + " twice: it is no longer waiting "
+      throw PolicyValueError(context + "job " + job.job->id +
+                             " twice: it is no longer waiting "
                              "when it starts the second time");
     }
     taken[job.position] = true;
     nodes += job.job->nodes;
     if (nodes > view.free_nodes) {
-      throw PolicyValueError(context + "job " + job.job->id + " (" +
-                             std::to_string(job.job->nodes) + " nodes), which does not fit: the "
-                             "jobs up to it need " + std::to_string(nodes) + " nodes, " +
-                             std::to_string(view.free_nodes) + " are free");
+      throw PolicyValueError(
+          context + "job " + job.job->id + " (" + std::to_string(job.job->nodes) +
+          " nodes), which does not fit: the "
+          "jobs up to it need " +
+          std::to_string(nodes) + " nodes, " + std::to_string(view.free_nodes) + " are free");
     }
     starts.push_back(job.job);
   }

@@ -92,8 +92,8 @@ std::string summary_text(const ReplayResult& result, const workload::JobStream& 
 ReplayResult replay(const ReplayRequest& request) {
   const adapter::Settings settings = settings_of(request);
   if (request.nodes && (*request.nodes <= 0 || *request.nodes > kMaxMachines)) {
-    throw std::invalid_argument("nodes " + std::to_string(*request.nodes) +
-                                ": must be from 1 to " + std::to_string(kMaxMachines));
+    throw std::invalid_argument("nodes " + std::to_string(*request.nodes) + ": must be from 1 to " +
+                                std::to_string(kMaxMachines));
   }
   workload::check_load_factor(request.load_factor);  // before shake, as the CLI checks them
   std::optional<workload::Shake> shake;

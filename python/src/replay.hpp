@@ -30,7 +30,7 @@ struct ReplayRequest {
 
 struct ReplayResult {
   std::string jobs_csv, schedule_csv, resizes_csv;  // the files' texts
-  std::string summary_text;                          // the lines the CLI prints
+  std::string summary_text;                         // the lines the CLI prints
   simulator::ScheduleMetrics metrics;
   std::map<std::string, int> rejection_reasons;
   std::vector<simulator::QueueMetrics> queues;

@@ -66,8 +66,8 @@ BatsimAdapter::BatsimAdapter(std::string policy, SchedulerOptions options, Log l
   find_policy(policy_);  // an unknown name fails now, not at the first message
 }
 
-BatsimAdapter::BatsimAdapter(std::string name, PolicyFactory make_policy,
-                             SchedulerOptions options, Log log, EventBatching batching)
+BatsimAdapter::BatsimAdapter(std::string name, PolicyFactory make_policy, SchedulerOptions options,
+                             Log log, EventBatching batching)
     : policy_(std::move(name)),
       make_policy_(std::move(make_policy)),
       options_(options),
