@@ -4,6 +4,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <memory>
+
 #include "batfill/adapter/settings.hpp"
 #include "batfill/common/time.hpp"
 #include "batfill/core/policy_registry.hpp"
@@ -78,14 +80,29 @@ py::dict replay(const std::string& workload_path, const std::string& workload_js
   if (!policy.is_none()) {
     request.policy_name =
         py::str(py::type::of(policy).attr("__name__")).cast<std::string>() + " (Python)";
-    request.make_policy = [policy]() { return std::make_unique<python::PythonPolicy>(policy); };
+    // The replay runs without the GIL: the factory's copies share one reference, dropped
+    // with the GIL taken.
+    const std::shared_ptr<py::object> shared(new py::object(policy), [](py::object* object) {
+      const py::gil_scoped_acquire gil;
+      delete object;
+    });
+    request.make_policy = [shared]() {
+      const py::gil_scoped_acquire gil;
+      return std::make_unique<python::PythonPolicy>(*shared);
+    };
   }
   request.load_factor = load_factor;
   request.shake = std::move(shake);
   request.resize_label = resize_label;
   request.resize_csv = std::move(resize_csv);
   request.reject_missing_walltime = reject_missing_walltime;
-  return result_dict(python::replay(request));
+  python::ReplayResult result;
+  {
+    // Without the GIL: other Python threads run meanwhile, and a policy takes it to decide.
+    const py::gil_scoped_release release;
+    result = python::replay(request);
+  }
+  return result_dict(result);
 }
 
 }  // namespace

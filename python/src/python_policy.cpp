@@ -310,7 +310,13 @@ PythonPolicy::PythonPolicy(py::object policy)
       orders_candidates_(
           py::getattr(policy_, "follows_backfill_order", py::bool_(false)).cast<bool>()) {}
 
-PythonPolicy::~PythonPolicy() = default;
+// The replay runs without the GIL (module.cpp), so that SimGrid may run its actor on a thread
+// of its own (contexts/factory:thread); the policy takes it to touch Python.
+PythonPolicy::~PythonPolicy() {
+  const py::gil_scoped_acquire gil;
+  select_.release().dec_ref();
+  policy_.release().dec_ref();
+}
 
 std::string PythonPolicy::where(const SchedulingView& view) const {
   std::string text = "policy " + name_ + " at time " + format_seconds(view.now) + " s, ";
@@ -319,6 +325,7 @@ std::string PythonPolicy::where(const SchedulingView& view) const {
 }
 
 std::vector<const Job*> PythonPolicy::select_jobs_to_start(const SchedulingView& view) {
+  const py::gil_scoped_acquire gil;
   const PassScope scope;
   py::object returned;
   try {
