@@ -39,4 +39,6 @@ setup(version=version(),
       packages=["batfill"],
       package_dir={"batfill": "python/batfill"},
       ext_modules=[Extension("batfill._batfill", sources=[])],
-      cmdclass={"build_ext": CMakeBuild})
+      cmdclass={"build_ext": CMakeBuild},
+      # Beside CMake's own build/, not inside it.
+      options={"build": {"build_base": "build-pip"}})
