@@ -4,7 +4,8 @@ set -euo pipefail
 packages=(cmake g++ make pkg-config libsimgrid-dev rapidjson-dev libboost-dev
           libboost-program-options-dev libboost-iostreams-dev zlib1g-dev libzmq3-dev cppzmq-dev
           libgtest-dev libgmock-dev libbenchmark-dev
-          snakemake python3-matplotlib python3-pandas)   # the last line: experiments/pipeline/ (Snakefile, figures)
+          python3-dev pybind11-dev python3-pybind11 python3-numpy python3-pandas  # python/
+          snakemake python3-matplotlib)   # the last line: experiments/pipeline/ (Snakefile, figures)
 missing=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

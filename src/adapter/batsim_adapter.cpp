@@ -66,6 +66,14 @@ BatsimAdapter::BatsimAdapter(std::string policy, SchedulerOptions options, Log l
   find_policy(policy_);  // an unknown name fails now, not at the first message
 }
 
+BatsimAdapter::BatsimAdapter(std::string name, PolicyFactory make_policy, SchedulerOptions options,
+                             Log log, EventBatching batching)
+    : policy_(std::move(name)),
+      make_policy_(std::move(make_policy)),
+      options_(options),
+      batching_(batching),
+      log_(log) {}
+
 Message BatsimAdapter::exchange(const Message& request) {
   if (finished_) throw ProtocolError("request after SIMULATION_ENDS");
   const Time now = request.now;
@@ -263,7 +271,8 @@ void BatsimAdapter::begin(const SimulationBegins& begins, const EventPosition& w
   resize_requests_replayed_ = begins.resize_requests_replayed;
   MachineSet unavailable;
   read_machines(begins, where, unavailable);
-  scheduler_ = std::make_unique<Scheduler>(machines, make_policy(policy_), options_);
+  scheduler_ = std::make_unique<Scheduler>(
+      machines, make_policy_ ? make_policy_() : make_policy(policy_), options_);
   if (!unavailable.empty()) scheduler_->mark_unavailable(unavailable);
   log_.info("simulation begins: " + std::to_string(machines) + " machines, policy " + policy_ +
             ", order " + to_string(options_.order) + ", allocation " +
@@ -299,6 +308,12 @@ void BatsimAdapter::read_machines(const SimulationBegins& begins, const EventPos
 // Over the settings given to the constructor, key by key (docs/protocol.md §7.1).
 void BatsimAdapter::apply_sched_config(const std::string& text, const EventPosition& where) {
   if (text.empty()) return;
+  // Settings are checked against a registered policy; a policy made by the program that runs
+  // batfill got its settings there.
+  if (make_policy_) {
+    fail(where, "field 'config.sched-config': the settings of policy " + policy_ +
+                    " are given by the program that made it, not by a sched-config");
+  }
   Settings settings{policy_, options_, batching_};
   SettingValues given;
   try {

@@ -7,17 +7,13 @@
 #include <string>
 
 #include "batfill/workload/job_stream.hpp"
+#include "batfill/workload/transform.hpp"
 
 namespace batfill::cli {
 
 boost::program_options::options_description transform_options_description();
 
-// What was applied, as the summary and _schedule.csv report it ("" when not used).
-struct AppliedTransforms {
-  std::string summary;      // one line for the run summary
-  std::string load_factor;  // "1.3"
-  std::string shake;        // "SEED:PCT"
-};
+using workload::AppliedTransforms;
 
 // Scales the load, then shakes, as the jobs are read (the stream is replaced by one that does);
 // throws std::invalid_argument for a bad value.

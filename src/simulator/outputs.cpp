@@ -157,6 +157,17 @@ std::vector<QueueMetrics> QueueFigures::metrics() const {
   return queues;
 }
 
+RunFigures::RunFigures(std::shared_ptr<const QueueConfig> queue_config) {
+  if (queue_config) queues.emplace(std::move(queue_config));
+}
+
+void RunFigures::add(const JobRecord& job) {
+  metrics.add(job);
+  reasons.add(job);
+  resizes.add(job);
+  if (queues) queues->add(job);
+}
+
 void write_schedule_csv(std::ostream& out, const ScheduleMetrics& m, const RunInfo& run) {
   const double computing = m.busy_node_seconds;
   const double platform_seconds = m.machine_count * to_seconds(m.makespan);
@@ -266,8 +277,8 @@ OutputFiles::OutputFiles(const std::string& prefix, std::shared_ptr<const QueueC
                          bool resizes)
     : prefix_(with_directory(prefix)),
       jobs_file_(open_output(prefix_ + "_jobs.csv")),
-      jobs_(jobs_file_) {
-  if (queues) queues_.emplace(std::move(queues));
+      jobs_(jobs_file_),
+      figures_(std::move(queues)) {
   if (!resizes) return;
   resizes_file_ = open_output(prefix_ + "_resizes.csv");
   resizes_.emplace(resizes_file_);
@@ -284,10 +295,7 @@ OutputFiles::~OutputFiles() {
 
 void OutputFiles::job_ended(const JobRecord& job) {
   jobs_.write(job);
-  metrics_.add(job);
-  reasons_.add(job);
-  resize_figures_.add(job);
-  if (queues_) queues_->add(job);
+  figures_.add(job);
   if (resizes_) resizes_->write(job);
 }
 
@@ -298,7 +306,7 @@ std::string OutputFiles::names() const {
 }
 
 void OutputFiles::finish(const ScheduleMetrics& metrics, RunInfo& run) {
-  if (queues_) run.queue_figures = queues_->metrics();
+  if (figures_.queues) run.queue_figures = figures_.queues->metrics();
   jobs_.flush();
   std::ofstream schedule_file = open_output(prefix_ + "_schedule.csv");
   write_schedule_csv(schedule_file, metrics, run);

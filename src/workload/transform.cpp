@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <optional>
 #include <random>
 #include <stdexcept>
@@ -12,6 +15,16 @@
 
 namespace batfill::workload {
 namespace {
+
+// The shortest plain text that reads back as `value` ("1.3", not "1.300000" or "1.3e+00").
+std::string number_text(double value) {
+  char text[32];
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(text, sizeof text, "%.*g", precision, value);
+    if (std::strtod(text, nullptr) == value && std::strchr(text, 'e') == nullptr) break;
+  }
+  return text;
+}
 
 // A uniform double in [-1, 1) from the top 53 bits of the generator's output: unlike the
 // standard distributions, this mapping is the same in every standard library.
@@ -193,6 +206,25 @@ std::unique_ptr<JobStream> transform_jobs(std::unique_ptr<JobStream> jobs, doubl
   }
   if (load_factor == 1 && !shake) return jobs;
   return std::make_unique<TransformedJobStream>(std::move(jobs), load_factor, shake);
+}
+
+AppliedTransforms apply_transforms(std::unique_ptr<JobStream>& jobs, double load_factor,
+                                   const std::optional<Shake>& shake) {
+  AppliedTransforms applied;
+  jobs = transform_jobs(std::move(jobs), load_factor, shake);
+  if (load_factor != 1) {
+    applied.load_factor = number_text(load_factor);
+    applied.summary = "load factor " + applied.load_factor + " (inter-arrival times / " +
+                      applied.load_factor + ")";
+  }
+  if (shake) {
+    const std::string percent = number_text(100 * shake->fraction);
+    applied.shake = std::to_string(shake->seed) + ":" + percent;
+    applied.summary += std::string(applied.summary.empty() ? "" : "; ") +
+                       "submit times shaken: seed " + std::to_string(shake->seed) + ", +-" +
+                       percent + " % of each gap";
+  }
+  return applied;
 }
 
 }  // namespace batfill::workload

@@ -24,6 +24,7 @@
 // With EventBatching::kPerEvent the request's events are instead applied as pyss handles them,
 // one pass per event (event_batching.hpp), their decisions gathered in the one reply.
 
+#include <functional>
 #include <memory>
 #include <set>
 #include <string>
@@ -61,6 +62,12 @@ class BatsimAdapter : public protocol::DecisionProcess {
   // for the scheduler, so it wins, and each override is logged.
   explicit BatsimAdapter(std::string policy, SchedulerOptions options = {}, Log log = Log(),
                          EventBatching batching = EventBatching::kInstant);
+  // The same with a policy written outside batfill's registry (a Python one, docs/python.md):
+  // `make_policy` makes it at SIMULATION_BEGINS and `name` names it in logs and errors. A
+  // sched-config naming a registered policy replaces it.
+  using PolicyFactory = std::function<std::unique_ptr<Policy>()>;
+  BatsimAdapter(std::string name, PolicyFactory make_policy, SchedulerOptions options,
+                Log log = Log(), EventBatching batching = EventBatching::kInstant);
 
   // Throws protocol::ProtocolError for a request batfill cannot apply: an event before
   // SIMULATION_BEGINS or after SIMULATION_ENDS, a completion of a job never submitted or not
@@ -131,6 +138,7 @@ class BatsimAdapter : public protocol::DecisionProcess {
   bool ever_submitted(const std::string& id) const;
 
   std::string policy_;
+  PolicyFactory make_policy_;  // null: the registered policy named policy_
   SchedulerOptions options_;
   EventBatching batching_;
   Log log_;

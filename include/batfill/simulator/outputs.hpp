@@ -67,6 +67,18 @@ class QueueFigures {
   std::vector<QueueMetrics> sums_;  // by queue index: counts and sums until metrics()
 };
 
+// What the summary and _schedule.csv need of the ended jobs, gathered as they end: the metrics,
+// the rejections' reasons, the resize requests' figures and, with queues, each queue's.
+struct RunFigures {
+  explicit RunFigures(std::shared_ptr<const QueueConfig> queue_config);
+  void add(const JobRecord& job);
+
+  MetricsAccumulator metrics;
+  RejectionReasons reasons;
+  ResizeFigures resizes;
+  std::optional<QueueFigures> queues;  // empty without queues
+};
+
 struct RunInfo {
   std::string version;            // batsim_version column: "batfill <version>"
   double reading_seconds = 0;     // wall time spent reading the workload
@@ -107,9 +119,11 @@ class OutputFiles {
   ~OutputFiles();
   void job_ended(const JobRecord& job);
   // The metrics of the jobs ended so far.
-  ScheduleMetrics metrics(int machine_count) const { return metrics_.metrics(machine_count); }
-  const RejectionReasons& reasons() const { return reasons_; }
-  const ResizeFigures& resize_figures() const { return resize_figures_; }
+  ScheduleMetrics metrics(int machine_count) const {
+    return figures_.metrics.metrics(machine_count);
+  }
+  const RejectionReasons& reasons() const { return figures_.reasons; }
+  const ResizeFigures& resize_figures() const { return figures_.resizes; }
   // The files written, for the summary: "PREFIX_jobs.csv, PREFIX_schedule.csv" and so on.
   std::string names() const;
   // Completes PREFIX_jobs.csv and writes PREFIX_schedule.csv.
@@ -119,12 +133,9 @@ class OutputFiles {
   std::string prefix_;
   std::ofstream jobs_file_;
   JobsCsvWriter jobs_;
-  MetricsAccumulator metrics_;
-  RejectionReasons reasons_;
-  std::optional<QueueFigures> queues_;
+  RunFigures figures_;
   std::ofstream resizes_file_;  // open only when the run makes resize requests
   std::optional<ResizesCsvWriter> resizes_;
-  ResizeFigures resize_figures_;
   bool finished_ = false;
 };
 

@@ -39,4 +39,16 @@ void shake_submissions(Workload& workload, const Shake& shake);
 std::unique_ptr<JobStream> transform_jobs(std::unique_ptr<JobStream> jobs, double load_factor,
                                           std::optional<Shake> shake);
 
+// What a replay applied, as its summary and _schedule.csv report it ("" when not used).
+struct AppliedTransforms {
+  std::string summary;      // one line for the run summary
+  std::string load_factor;  // "1.3"
+  std::string shake;        // "SEED:PCT"
+};
+
+// transform_jobs on `jobs` (replaced by the transformed stream), and what it applied. Throws
+// std::invalid_argument for a bad value, the load factor checked first.
+AppliedTransforms apply_transforms(std::unique_ptr<JobStream>& jobs, double load_factor,
+                                   const std::optional<Shake>& shake);
+
 }  // namespace batfill::workload
