@@ -1,26 +1,10 @@
 #include "transform_options.hpp"
 
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-
+#include "batfill/common/text.hpp"
 #include "batfill/workload/transform.hpp"
 
 namespace batfill::cli {
 namespace po = boost::program_options;
-namespace {
-
-// The shortest plain text that reads back as `value` ("1.3", not "1.300000" or "1.3e+00").
-std::string number_text(double value) {
-  char text[32];
-  for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(text, sizeof text, "%.*g", precision, value);
-    if (std::strtod(text, nullptr) == value && std::strchr(text, 'e') == nullptr) break;
-  }
-  return text;
-}
-
-}  // namespace
 
 po::options_description transform_options_description() {
   po::options_description options("workload transformations (docs/semantics.md §5.8)");
@@ -41,12 +25,12 @@ AppliedTransforms apply_transforms(const po::variables_map& values,
   if (values.count("shake")) shake = workload::parse_shake(values["shake"].as<std::string>());
   jobs = workload::transform_jobs(std::move(jobs), load_factor, shake);
   if (load_factor != 1) {
-    applied.load_factor = number_text(load_factor);
+    applied.load_factor = shortest_text(load_factor);
     applied.summary = "load factor " + applied.load_factor + " (inter-arrival times / " +
                       applied.load_factor + ")";
   }
   if (shake) {
-    const std::string percent = number_text(100 * shake->fraction);
+    const std::string percent = shortest_text(100 * shake->fraction);
     applied.shake = std::to_string(shake->seed) + ":" + percent;
     applied.summary += std::string(applied.summary.empty() ? "" : "; ") +
                        "submit times shaken: seed " + std::to_string(shake->seed) + ", +-" +

@@ -34,7 +34,7 @@ Time scaled(Time submit, Time first, double factor, const std::string& id) {
   const long double offset = static_cast<long double>(submit - first);
   const std::optional<Time> moved = rounded(offset / factor);
   if (!moved || first + *moved > kMaxTime) {
-    throw std::invalid_argument("load factor " + std::to_string(factor) + " submits job " +
+    throw std::invalid_argument("load factor " + shortest_text(factor) + " submits job " +
                                 quoted(id) + " beyond batfill's time range (4.25e31 s)");
   }
   return first + *moved;
@@ -143,7 +143,7 @@ class TransformedJobStream : public JobStream {
 void check_load_factor(double factor) {
   if (!std::isfinite(factor) || factor <= 0) {
     throw std::invalid_argument("load factor must be a finite number > 0, got " +
-                                std::to_string(factor));
+                                shortest_text(factor));
   }
 }
 

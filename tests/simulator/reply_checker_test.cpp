@@ -45,7 +45,7 @@ std::string allocation_error(const ReplyChecker& checker, const MachineSet& allo
 TEST(ReplyChecker, AllocationMustHaveTheRequestedSize) {
   const ReplyChecker checker(4);
   EXPECT_EQ(allocation_error(checker, machine_range(0, 0)),
-            "invalid decision at t=5.000000: EXECUTE_JOB of 'w0!1' on 1 machines, but it "
+            "invalid decision at t=5.000000: EXECUTE_JOB of 'w0!1' on 1 machine, but it "
             "requests 2");
 }
 
