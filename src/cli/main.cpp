@@ -195,9 +195,14 @@ ChosenDecisionProcess choose_decision_process(const po::variables_map& values,
 }
 
 // Resize requests are made to batfill's own scheduler only: no Batsim protocol can say them
-// (docs/semantics.md §2.11), so --resize is refused beside an external one (option_rules.cpp).
+// (docs/semantics.md §2.11). --resize is refused beside an external one (option_rules.cpp); a
+// workload that carries requests itself runs without them there, with a warning.
 bool replays_resize_requests(const OpenedWorkload& opened, const ChosenDecisionProcess& chosen) {
-  return opened.has_resize_requests && chosen.in_process != nullptr;
+  if (!opened.has_resize_requests) return false;
+  if (chosen.in_process != nullptr) return true;
+  std::cerr << "batfill simulate: warning: resize requests are made only to batfill's own "
+               "scheduler; the external one runs every job without them\n";
+  return false;
 }
 
 // Named after the run: --sched-cfg may have changed the settings at SIMULATION_BEGINS.

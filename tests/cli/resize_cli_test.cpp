@@ -171,8 +171,21 @@ TEST(ResizeCli, ResizeFileGivesTheSameRequestsAsTheJsonField) {
       << refused.output;
 }
 
-// No Batsim protocol can grow an allocation: --resize beside an external scheduler (here
-// Batsim 5's EDC library) would mean nothing, and is refused.
+// No Batsim protocol can grow an allocation: an external scheduler (here Batsim 5's EDC
+// library) runs the jobs of a workload that carries requests without them, and says so.
+TEST(ResizeCli, ExternalSchedulerRunsWithoutTheRequests) {
+  const std::string dir = cli_testing::output_dir();
+  const auto result =
+      run("simulate " + write(dir + "/w.json", three_jobs(20, 20, 10)) +
+          " --no-progress --scheduler-library " BATFILL_EDC_LIBRARY + " --output " + dir + "/edc");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("resize requests are made only to batfill's own scheduler"),
+            std::string::npos)
+      << result.output;
+  EXPECT_FALSE(std::ifstream(dir + "/edc_resizes.csv"));
+}
+
+// --resize beside an external scheduler would mean nothing, and is refused.
 TEST(ResizeCli, ExternalSchedulerIsRefusedResizeRequests) {
   const std::string dir = cli_testing::output_dir();
   const std::string trace = write(dir + "/w.json", three_jobs(20, 20, 10));
