@@ -4,13 +4,14 @@
 # Exits non-zero on the first crash, leak or timeout; the reproducer is left in build-fuzz/.
 #
 # usage: scripts/fuzz.sh [SECONDS] [TARGET...]     (targets: swf batsim_json drevt_csv codec
-#                                                   adapter machine_set; default: all)
+#                                                   adapter machine_set batsim5_handshake
+#                                                   batsim5_codec; default: all)
 # FUZZ_RUNS=N stops each target after N executions instead (SECONDS still caps it).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SECONDS_EACH=${1:-60}
 shift || true
-TARGETS=${*:-swf batsim_json drevt_csv codec adapter machine_set}
+TARGETS=${*:-swf batsim_json drevt_csv codec adapter machine_set batsim5_handshake batsim5_codec}
 BUILD=$ROOT/build-fuzz
 CORPUS=$BUILD/corpus
 
@@ -45,6 +46,15 @@ seed() {
                dir="$dir" "$ROOT/tests/protocol/data/real-batsim-4.2.1-messages.txt"
              for f in "$dir"/run-*; do { printf '\003'; cat "$f"; } > "$f.seed" && rm "$f"; done ;;
     machine_set) printf '0-3 7' > "$dir/a"; printf '5 1-2 2-4' > "$dir/b"; printf '0' > "$dir/c" ;;
+    # Init messages (a native-endian u32 length, then the init string) and bare init strings,
+    # with and without NULs.
+    batsim5_handshake) init_message() { printf "$(printf '\\x%02x\\x00\\x00\\x00' "${#1}")%s" "$1"; }
+                       init_message '{"backfill":"conservative","order":"asc_size"}' > "$dir/init"
+                       init_message '{"format_json": true}' > "$dir/format"
+                       printf '{"backfill":"none"}\0{"backfill":"bogus"}' > "$dir/nul"
+                       printf '{"predictor":"tsafrir","corrector":"tsafrir"}\0' > "$dir/trailing" ;;
+    batsim5_codec) printf '%s' '{"now":0.0,"events":[{"timestamp":0.0,"event_type":"JobSubmittedEvent","event":{"job_id":"w0!1","job":{"resource_request":4,"walltime":7200.0,"extra_data":"{\"user\":12}","rigid":true,"profile_id":"p"},"submission_time":0.0}}]}' > "$dir/submitted"
+                   printf '%s' '{"now":5.0,"events":[{"timestamp":5.0,"event_type":"JobCompletedEvent","event":{"job_id":"w0!1","state":"COMPLETED_SUCCESSFULLY","return_code":0}},{"timestamp":5.0,"event_type":"ExecuteJobEvent","event":{"job_id":"w0!2","allocation":{"host_allocation":"0-3","executor_placement_type":"PredefinedExecutorPlacementStrategyWrapper","executor_placement":{"strategy":"SpreadOverHostsFirst"}}}}]}' > "$dir/completed" ;;
   esac
 }
 

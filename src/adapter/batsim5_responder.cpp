@@ -9,6 +9,7 @@
 #include "batfill/adapter/responder.hpp"
 #include "batfill/adapter/settings.hpp"
 #include "batfill/common/json_document.hpp"
+#include "batfill/common/text.hpp"
 #include "batfill/protocol/batsim5_codec.hpp"
 #include "batfill/protocol/messages.hpp"
 
@@ -42,8 +43,11 @@ InitSettings read_init_string(std::string_view init, const Settings& base) {
   InitSettings read;
   if (init.find_first_not_of(" \t\r\n") != std::string_view::npos) {
     rapidjson::Document document;
-    if (parse_json(document, init).IsError() || !document.IsObject()) {
-      throw std::invalid_argument("init string is not a JSON object: '" + std::string(init) + "'");
+    if (const rapidjson::ParseResult result = parse_json(document, init); result.IsError()) {
+      throw std::invalid_argument("init string is " + json_error_text(result, init));
+    }
+    if (!document.IsObject()) {
+      throw std::invalid_argument("init string is not a JSON object: " + excerpt(init));
     }
     read.settings = without_format_key(document);
   }

@@ -29,8 +29,8 @@ bool receive(RequestChannel& channel, std::string& request, const std::string& w
     case RequestChannel::Received::kRequest:
       return true;
     case RequestChannel::Received::kTimeout:
-      errors << kPrefix << "no " << which << " from Batsim on " << channel.name()
-             << " in time; is it still running?\n";
+      errors << kPrefix << "timed out waiting for " << which << " from Batsim on "
+             << channel.name() << "; is it still running?\n";
       end = SessionEnd::kTimeout;
       return false;
     case RequestChannel::Received::kPeerLost:

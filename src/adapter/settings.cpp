@@ -88,8 +88,11 @@ std::string shown(const PredictorOptions& options) {
 // An object, or its JSON text (as given on the command line).
 SettingValue read_predictor_options(const rapidjson::Value& value) {
   rapidjson::Document parsed;
-  if (value.IsString() && parse_json(parsed, value.GetString()).IsError()) {
-    throw std::invalid_argument("must be a JSON object, got " + quoted(value.GetString()));
+  if (value.IsString()) {
+    const std::string_view text(value.GetString(), value.GetStringLength());
+    if (const rapidjson::ParseResult result = parse_json(parsed, text); result.IsError()) {
+      throw std::invalid_argument("must be a JSON object, but it is " + json_error_text(result, text));
+    }
   }
   const PredictorOptions options = predictor_options_of(value.IsString() ? parsed : value);
   return {"", shown(options),
@@ -343,8 +346,12 @@ SettingValues settings_from_flags(const FlagText& given) {
 
 SettingValues settings_from_json(const std::string& text) {
   rapidjson::Document document;
-  if (parse_json(document, text).IsError() || !document.IsObject()) {
-    throw std::invalid_argument("must be a JSON object of batfill options, got " + quoted(text));
+  if (const rapidjson::ParseResult result = parse_json(document, text); result.IsError()) {
+    throw std::invalid_argument("must be a JSON object of batfill options, but it is " +
+                                json_error_text(result, text));
+  }
+  if (!document.IsObject()) {
+    throw std::invalid_argument("must be a JSON object of batfill options, got " + excerpt(text));
   }
   SettingValues values;
   for (const auto& member : document.GetObject()) {

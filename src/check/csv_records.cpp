@@ -79,7 +79,8 @@ int parse_count(const std::string& text, const char* column) {
 
 void read_csv(const std::string& path, const std::string& text,
               const std::function<RowReader(const Columns&)>& header) {
-  std::size_t pos = 0;
+  // Spreadsheet exports often start with a UTF-8 byte-order mark, as DR_EVT CSVs do.
+  std::size_t pos = starts_with_byte_order_mark(text) ? 3 : 0;
   int line = 1;
   try {
     const RowReader row = header(Columns(next_record(text, pos, line)));

@@ -1,6 +1,7 @@
 #include "batfill/check/schedule_check.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <map>
@@ -31,23 +32,44 @@ struct ColumnIndexes {
         alloc(c.index("allocated_resources")) {}
 };
 
+// The final states Batsim 4.2.1 and 5 write (their job_state_to_string); only REJECTED never ran.
+constexpr std::array<const char*, 5> kFinalStates = {
+    "COMPLETED_SUCCESSFULLY", "COMPLETED_FAILED", "COMPLETED_WALLTIME_REACHED", "COMPLETED_KILLED",
+    "REJECTED"};
+
+bool never_ran(const std::string& state) {
+  const auto known = std::find(kFinalStates.begin(), kFinalStates.end(), state);
+  if (known == kFinalStates.end()) {
+    throw std::runtime_error("column 'final_state': " + quoted(state) +
+                             " is not a final state of Batsim (" +
+                             join({kFinalStates.begin(), kFinalStates.end()}) + ")");
+  }
+  return state == std::string_view("REJECTED");
+}
+
+MachineSet parse_allocation(const std::string& text) {
+  try {
+    return parse_machine_set(text);
+  } catch (const std::exception& error) {
+    throw std::runtime_error(std::string("column 'allocated_resources': ") + error.what());
+  }
+}
+
+// Every state but REJECTED ran, on the machines it requested: an empty allocation is a
+// violation there, not a sign that the job never ran. A rejected job has no start (batfill
+// leaves the cells empty, Batsim writes -1 or 0) and must hold no machine.
 ScheduledJob parse_row(const std::vector<std::string>& f, const ColumnIndexes& c) {
   ScheduledJob job;
   job.id = strip_workload(f.at(c.id));
   job.submit = parse_time(f.at(c.submit), "submission_time");
   job.requested = parse_count(f.at(c.requested), "requested_number_of_resources");
-  // Rejected jobs have no start (batfill leaves the cells empty, Batsim writes -1 or 0).
-  job.executed = f.at(c.state) != "REJECTED" && !f.at(c.alloc).empty();
+  job.executed = !never_ran(f.at(c.state));
+  job.machines = parse_allocation(f.at(c.alloc));
   if (!job.executed) return job;
   job.start = parse_time(f.at(c.start), "starting_time");
   job.execution = parse_time(f.at(c.execution), "execution_time");
   job.finish = parse_time(f.at(c.finish), "finish_time");
   job.waiting = parse_time(f.at(c.waiting), "waiting_time");
-  try {
-    job.machines = parse_machine_set(f.at(c.alloc));
-  } catch (const std::exception& error) {
-    throw std::runtime_error(std::string("column 'allocated_resources': ") + error.what());
-  }
   return job;
 }
 
@@ -82,8 +104,8 @@ void check_allocation(const ScheduledJob& job, const CheckOptions& options,
   const int size = machine_count(job.machines);
   if (size != job.requested) {
     out.push_back(at(job) + " at " + format_seconds(job.start) + " s: allocation " +
-                  quoted(to_string(job.machines)) + " has " + std::to_string(size) +
-                  " machines, it requested " + std::to_string(job.requested));
+                  quoted(to_string(job.machines)) + " has " + count_of(size, "machine") +
+                  ", it requested " + std::to_string(job.requested));
   }
   if (outside_machine(job.machines, options)) {
     out.push_back(at(job) + " at " + format_seconds(job.start) + " s: allocation " +
@@ -266,7 +288,13 @@ std::vector<std::string> check_schedule(const std::vector<ScheduledJob>& jobs,
                                         const CheckOptions& options) {
   std::vector<std::string> violations;
   for (const ScheduledJob& job : jobs) {
-    if (!job.executed) continue;
+    if (!job.executed) {
+      if (!job.machines.empty()) {
+        violations.push_back(at(job) + " is REJECTED but holds machines " +
+                             quoted(to_string(job.machines)));
+      }
+      continue;
+    }
     check_times(job, violations);
     check_allocation(job, options, violations);
   }

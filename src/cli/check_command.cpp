@@ -10,6 +10,7 @@
 #include "batfill/check/schedule_check.hpp"
 #include "batfill/common/text.hpp"
 #include "batfill/workload/workload.hpp"
+#include "option_rules.hpp"
 
 namespace po = boost::program_options;
 
@@ -52,9 +53,6 @@ int compute_host_count(const std::string& platform) {
 
 check::CheckOptions check_options(const po::variables_map& values) {
   check::CheckOptions options;
-  if (values.count("platform") && values.count("nodes")) {
-    throw std::invalid_argument("give --platform or --nodes, not both");
-  }
   if (values.count("nodes")) {
     const int nodes = values["nodes"].as<int>();
     if (nodes <= 0) throw std::invalid_argument("--nodes must be positive");
@@ -110,18 +108,25 @@ int check_command(const std::vector<std::string>& arguments) {
     return 0;
   }
   if (!values.count("jobs")) throw std::invalid_argument("check needs a JOBS.csv file");
+  check_option_rules(values, check_option_rules());
   const std::string path = values["jobs"].as<std::string>();
   check::CheckOptions options = check_options(values);
   const std::vector<check::ScheduledJob> jobs = check::read_jobs_csv(path, read_text(path));
   const std::string resizes = resize_file_of(values, path);
   if (!resizes.empty()) options.resizes = check::read_resizes_csv(resizes, read_text(resizes));
   const std::vector<std::string> violations = check::check_schedule(jobs, options);
+  if (!options.workload_ids) {
+    std::cerr << "batfill check: warning: without --workload, jobs missing from " << path
+              << " go unnoticed (the file of an interrupted run looks whole)\n";
+  }
   for (const std::string& violation : violations) std::cout << path << ": " << violation << '\n';
-  const std::string requests = resizes.empty() ? ""
-                                               : std::to_string(options.resizes.size()) +
-                                                     " resize requests (" + resizes + "), ";
-  std::cout << path << ": " << jobs.size() << " jobs, " << requests << violations.size()
-            << " violations\n";
+  const std::string requests =
+      resizes.empty() ? ""
+                      : count_of(static_cast<long long>(options.resizes.size()), "resize request") +
+                            " (" + resizes + "), ";
+  std::cout << path << ": " << count_of(static_cast<long long>(jobs.size()), "job") << ", "
+            << requests << count_of(static_cast<long long>(violations.size()), "violation")
+            << '\n';
   return violations.empty() ? 0 : 1;
 }
 

@@ -22,6 +22,7 @@
 #include "batfill/adapter/batsim_adapter.hpp"
 #include "batfill/adapter/settings.hpp"
 #include "batfill/common/machine_set.hpp"
+#include "batfill/common/text.hpp"
 #include "batfill/core/policy_registry.hpp"
 #include "batfill/core/prediction.hpp"
 #include "batfill/simulator/edc_library.hpp"
@@ -32,6 +33,7 @@
 #include "batfill/workload/job_stream.hpp"
 #include "batfill/workload/workload.hpp"
 #include "check_command.hpp"
+#include "option_rules.hpp"
 #include "policy_options.hpp"
 #include "transform_options.hpp"
 #include "zmq_request_channel.hpp"
@@ -174,27 +176,11 @@ ChosenDecisionProcess choose_decision_process(const po::variables_map& values,
                                               const cli::PolicyChoice& choice) {
   ChosenDecisionProcess chosen;
   if (values.count("scheduler-library")) {
-    if (values.count("scheduler")) {
-      throw std::invalid_argument("give --scheduler or --scheduler-library, not both");
-    }
-    // Batsim 5 has no sched-config: an EDC gets its settings from its init string.
-    if (!values["sched-cfg"].as<std::string>().empty()) {
-      throw std::invalid_argument(
-          "--sched-cfg is Batsim 4's; give a Batsim 5 EDC library its settings with "
-          "--scheduler-init");
-    }
     chosen.process = std::make_unique<simulator::EdcLibrary>(
         values["scheduler-library"].as<std::string>(), values["scheduler-init"].as<std::string>());
     return chosen;
   }
   if (values.count("scheduler")) {
-    // The stand-in sends one request per instant, as Batsim does: pyss's handling of the events
-    // needs the scheduler's plan, so the scheduler applies it (docs/semantics.md §5.7).
-    if (choice.settings.batching == adapter::EventBatching::kPerEvent) {
-      std::cerr << "batfill simulate: note: --batching per-event is applied by the scheduler, "
-                   "not by the stand-in: start it with it too (batfill serve --batching "
-                   "per-event, or \"batching\":\"per-event\" in --sched-cfg)\n";
-    }
     const auto timeout = timeout_option(values);
     chosen.process = std::make_unique<transport::RemoteDecisionProcess>(
         values["scheduler"].as<std::string>(), timeout);
@@ -209,7 +195,8 @@ ChosenDecisionProcess choose_decision_process(const po::variables_map& values,
 }
 
 // Resize requests are made to batfill's own scheduler only: no Batsim protocol can say them
-// (docs/semantics.md §2.11), so an external scheduler runs the jobs without them.
+// (docs/semantics.md §2.11). --resize is refused beside an external one (option_rules.cpp); a
+// workload that carries requests itself runs without them there, with a warning.
 bool replays_resize_requests(const OpenedWorkload& opened, const ChosenDecisionProcess& chosen) {
   if (!opened.has_resize_requests) return false;
   if (chosen.in_process != nullptr) return true;
@@ -257,12 +244,13 @@ void print_summary(const workload::JobStream& jobs, const simulator::SimulationR
                    const simulator::OutputFiles& outputs, const simulator::ScheduleMetrics& metrics,
                    const simulator::RunInfo& run) {
   const workload::Workload& workload = jobs.workload();
-  std::cout << "batfill simulate: " << workload.path << " (" << jobs.record_count()
-            << " records) on " << result.machine_count << " nodes, " << scheduler << '\n';
+  std::cout << "batfill simulate: " << workload.path << " ("
+            << count_of(static_cast<long long>(jobs.record_count()), "record") << ") on "
+            << count_of(result.machine_count, "node") << ", " << scheduler << '\n';
   if (!transforms.summary.empty()) std::cout << "  " << transforms.summary << '\n';
   if (workload.time_limits_from_runtime > 0) {
-    std::cout << "  " << workload.time_limits_from_runtime
-              << " jobs had no requested time: their runtime was used as the limit\n";
+    std::cout << "  " << count_of(workload.time_limits_from_runtime, "job")
+              << " had no requested time: their runtime was used as the limit\n";
   }
   for (const std::string& warning : workload.warnings) std::cout << "  " << warning << '\n';
   simulator::write_summary(std::cout, outputs.reasons(), metrics, run);
@@ -296,6 +284,7 @@ int simulate(const std::vector<std::string>& arguments) {
     return 0;
   }
   if (!values.count("workload")) throw std::invalid_argument("simulate needs a WORKLOAD file");
+  cli::check_option_rules(values, cli::simulate_option_rules());
   const cli::PolicyChoice choice = cli::resolve_policy_choice(values, adapter::Verbosity::kQuiet);
 
   const Clock::time_point start = Clock::now();
@@ -423,6 +412,9 @@ int main(int argc, char** argv) {
     }
     std::cerr << "batfill: unknown command '" << command << "'\n" << kUsage;
     return 2;
+  } catch (const simulator::Interrupted& stopped) {
+    std::cerr << "batfill " << command << ": " << stopped.what() << '\n';
+    return 128 + stopped.signal;  // as the shell reports a process the signal killed
   } catch (const po::error& error) {
     std::cerr << "batfill " << command << ": " << error.what() << '\n';
     return 2;

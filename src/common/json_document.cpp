@@ -1,7 +1,11 @@
 #include "batfill/common/json_document.hpp"
 
+#include <rapidjson/error/en.h>
+
 #include <charconv>
 #include <system_error>
+
+#include "batfill/common/text.hpp"
 
 namespace batfill {
 namespace {
@@ -61,6 +65,14 @@ JsonNumber convert_json_number(std::string_view text) {
     }
   }
   return number;
+}
+
+std::string json_error_text(const rapidjson::ParseResult& result, std::string_view text) {
+  const std::size_t offset = result.Offset();
+  const std::string why = offset < text.size() && text[offset] == '\0'
+                              ? "a NUL byte, and the text goes on after it"
+                              : rapidjson::GetParseError_En(result.Code());
+  return "not JSON at byte " + std::to_string(offset) + " (" + why + "): " + excerpt(text, offset);
 }
 
 }  // namespace batfill

@@ -1,5 +1,6 @@
 #include "batfill/protocol/batsim5_codec.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cstdint>
@@ -308,9 +309,9 @@ void write_job_submitted(Writer& w, const JobSubmitted& e) {
     w.Key("walltime");
     write_time(w, e.job.walltime);
   }
-  if (const std::string extra = extra_data_of(e.job); !extra.empty()) {
-    write_string(w, "extra_data", extra);
-  }
+  // Always, empty when the job has none: Batsim 5 does, and EDCs read it unchecked (Batsim's
+  // example libstatic.so crashes without it).
+  write_string(w, "extra_data", extra_data_of(e.job));
   write_bool(w, "rigid", true);
   write_string(w, "profile_id", e.job.profile);
   w.EndObject();
@@ -330,12 +331,19 @@ void write_job_submitted(Writer& w, const JobSubmitted& e) {
   w.EndObject();
 }
 
+void write_empty_array(Writer& w, const char* key) {
+  w.Key(key);
+  w.StartArray();
+  w.EndArray();
+}
+
+// Every field, as Batsim 5 writes each host (EDCs read the vectors unchecked).
 void write_host(Writer& w, const ComputeResource& host) {
   w.StartObject();
   write_uint(w, "id", static_cast<std::uint64_t>(host.id));
   write_string(w, "name", host.name);
   write_uint(w, "pstate", 0);
-  write_uint(w, "pstate_count", 1);
+  write_uint(w, "pstate_count", std::max<std::uint64_t>(1, host.speeds.size()));
   write_string(w, "state", "IDLE");
   w.Key("properties");
   w.StartArray();
@@ -346,7 +354,12 @@ void write_host(Writer& w, const ComputeResource& host) {
     w.EndObject();
   }
   w.EndArray();
+  write_empty_array(w, "zone_properties");
   write_uint(w, "core_count", 1);
+  w.Key("computation_speed");
+  w.StartArray();
+  for (const double speed : host.speeds) w.Double(speed);
+  w.EndArray();
   w.EndObject();
 }
 
@@ -360,9 +373,8 @@ void write_simulation_begins(Writer& w, const SimulationBegins& e) {
   for (const ComputeResource& host : e.compute_resources) write_host(w, host);
   w.EndArray();
   write_uint(w, "storage_host_number", 0);
-  w.Key("storage_hosts");
-  w.StartArray();
-  w.EndArray();
+  write_empty_array(w, "storage_hosts");
+  write_empty_array(w, "batsim_arguments");
   write_string(w, "batsim_execution_context_json", "{}");
   w.Key("workloads");
   w.StartArray();
@@ -373,6 +385,10 @@ void write_simulation_begins(Writer& w, const SimulationBegins& e) {
     w.EndObject();
   }
   w.EndArray();
+  write_empty_array(w, "profiles");
+  write_empty_array(w, "external_event_lists");
+  write_string(w, "batsim_version", "");
+  write_string(w, "batsim_commit", "");
   w.EndObject();
 }
 

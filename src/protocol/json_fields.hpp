@@ -9,6 +9,7 @@
 #include <rapidjson/writer.h>
 
 #include <charconv>
+#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <cstddef>
@@ -115,9 +116,11 @@ class Fields {
     const Value& value = require(key, "integer");
     if (value.IsInt()) return value.GetInt();
     // Tolerate 4.0 for 4: Python-written workloads sometimes carry integral floats.
-    if (value.IsNumber()) {
+    if (value.IsNumber() && std::floor(value.GetDouble()) == value.GetDouble()) {
       const double d = value.GetDouble();
-      if (std::floor(d) == d && std::fabs(d) < 2e9) return static_cast<int>(d);
+      if (d >= INT_MIN && d <= INT_MAX) return static_cast<int>(d);
+      fail("field " + name(key) + " must be an integer from " + std::to_string(INT_MIN) + " to " +
+           std::to_string(INT_MAX) + ", got " + json_text(value));
     }
     fail("field " + name(key) + " must be an integer, got " + json_text(value));
   }

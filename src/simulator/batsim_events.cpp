@@ -16,6 +16,10 @@ protocol::SimulationBegins simulation_begins(const Platform& platform,
     resource.id = static_cast<int>(id);
     resource.name = platform.compute_hosts[id]->get_name();
     resource.properties["role"] = "";
+    const simgrid::s4u::Host* host = platform.compute_hosts[id];
+    for (unsigned long pstate = 0; pstate < host->get_pstate_count(); ++pstate) {
+      resource.speeds.push_back(host->get_pstate_speed(pstate));
+    }
     begins.compute_resources.push_back(std::move(resource));
   }
   begins.sched_config = sched_config;

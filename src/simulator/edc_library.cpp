@@ -3,8 +3,12 @@
 #include <dlfcn.h>
 
 #include <exception>
+#include <iostream>
 #include <stdexcept>
 #include <string_view>
+
+#include "batfill/common/foreign_call.hpp"
+#include "batfill/common/text.hpp"
 
 namespace batfill::simulator {
 namespace {
@@ -29,7 +33,9 @@ std::string_view reply_text(const std::uint8_t* data, std::uint32_t size) {
 // Some EDCs throw C++ exceptions out of the C API (Batsim's examples do on a bad init string);
 // Batsim reports them, and so does the stand-in, naming the library and the function.
 template <typename Call>
-std::uint8_t call_edc(const std::string& path, const char* function, Call&& call) {
+std::uint8_t call_edc(const std::string& path, const char* function, long message, Call&& call) {
+  const std::string given = message < 0 ? "" : ", given message #" + std::to_string(message);
+  const ForeignCall inside(std::string(function) + " of EDC library '" + path + "'" + given);
   try {
     return call();
   } catch (const std::exception& e) {
@@ -53,6 +59,7 @@ protocol::Message as_asked(const protocol::Message& request, bool forward_profil
 }  // namespace
 
 EdcLibrary::EdcLibrary(const std::string& path, const std::string& init) : path_(path) {
+  report_foreign_crashes();
   handle_ = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle_ == nullptr) {
     throw std::runtime_error("cannot load EDC library '" + path + "': " + dlerror());
@@ -65,13 +72,13 @@ EdcLibrary::EdcLibrary(const std::string& path, const std::string& init) : path_
     std::uint32_t flags = 0;
     std::uint8_t* data = nullptr;
     std::uint32_t size = 0;
-    const std::uint8_t code = call_edc(path, "batsim_edc_init", [&] {
+    const std::uint8_t code = call_edc(path, "batsim_edc_init", -1, [&] {
       return initialise(reinterpret_cast<const std::uint8_t*>(init.data()),
                         static_cast<std::uint32_t>(init.size()), &flags, &data, &size);
     });
     if (code != 0) {
       throw std::runtime_error("EDC library '" + path + "': batsim_edc_init returned " +
-                               std::to_string(code) + " for init string '" + init + "'");
+                               std::to_string(code) + " for init string " + excerpt(init));
     }
     if ((flags & protocol::batsim5::kFormatJson) == 0) {
       throw std::runtime_error(
@@ -90,7 +97,11 @@ EdcLibrary::EdcLibrary(const std::string& path, const std::string& init) : path_
 }
 
 EdcLibrary::~EdcLibrary() {
-  deinit_();
+  try {
+    (void)call_edc(path_, "batsim_edc_deinit", -1, [this] { return deinit_(); });
+  } catch (const std::exception& e) {
+    std::cerr << "batfill: warning: " << e.what() << '\n';
+  }
   dlclose(handle_);
 }
 
@@ -100,7 +111,7 @@ protocol::Message EdcLibrary::exchange(const protocol::Message& request) {
       protocol::batsim5::encode(as_asked(request, hello_.forward_profiles_on_job_submission));
   std::uint8_t* data = nullptr;
   std::uint32_t size = 0;
-  const std::uint8_t code = call_edc(path_, "batsim_edc_take_decisions", [&] {
+  const std::uint8_t code = call_edc(path_, "batsim_edc_take_decisions", index, [&] {
     return take_decisions_(reinterpret_cast<const std::uint8_t*>(text.c_str()),
                            static_cast<std::uint32_t>(text.size() + 1), &data, &size);
   });

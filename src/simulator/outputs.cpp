@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -12,6 +14,7 @@
 #include <string_view>
 
 #include "batfill/common/csv_field.hpp"
+#include "batfill/common/text.hpp"
 
 namespace batfill::simulator {
 namespace {
@@ -225,7 +228,7 @@ void write_summary(std::ostream& out, const RejectionReasons& rejections, const 
                 m.jobs_rejected, m.jobs);
   out << line;
   if (m.jobs_walltime_reached > 0) {
-    out << "  " << m.jobs_walltime_reached << " executed jobs were stopped at their time limit\n";
+    out << "  " << count_of(m.jobs_walltime_reached, "executed job") << " stopped at their time limit\n";
   }
   // Grouped, so 10,000 identical reasons read as one line.
   const std::map<std::string, int>& reasons = rejections.groups();
@@ -250,18 +253,32 @@ void write_summary(std::ostream& out, const RejectionReasons& rejections, const 
   if (!run.queues) return;
   for (const QueueMetrics& queue : run.queue_figures) {
     std::snprintf(line, sizeof line,
-                  "queue %s: %d jobs executed, mean wait %.1f s, mean bounded slowdown %.4f\n",
-                  queue.name.c_str(), queue.jobs, queue.mean_waiting_time,
+                  "queue %s: %s executed, mean wait %.1f s, mean bounded slowdown %.4f\n",
+                  queue.name.c_str(), count_of(queue.jobs, "job").c_str(), queue.mean_waiting_time,
                   queue.mean_bounded_slowdown);
     out << line;
   }
 }
 
 namespace {
+
+// A file is written under this suffix and renamed to its name once the run has ended: a name
+// without it always holds a whole run (docs/reliability.md, interrupted runs).
+constexpr const char* kPartial = ".partial";
+
 std::ofstream open_output(const std::string& path) {
-  std::ofstream file(path);
-  if (!file) throw std::runtime_error("cannot write output file '" + path + "'");
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  if (!file) {
+    throw std::runtime_error("cannot write output file '" + path + "': " + std::strerror(errno));
+  }
   return file;
+}
+
+void check_written(const std::ofstream& file, const std::string& path) {
+  if (!file) {
+    throw std::runtime_error("error while writing output file '" + path + "': " +
+                             std::strerror(errno));
+  }
 }
 
 // Like Batsim's export prefix, a prefix in a directory that does not exist yet creates it.
@@ -276,25 +293,31 @@ std::string with_directory(const std::string& prefix) {
 OutputFiles::OutputFiles(const std::string& prefix, std::shared_ptr<const QueueConfig> queues,
                          bool resizes)
     : prefix_(with_directory(prefix)),
-      jobs_file_(open_output(prefix_ + "_jobs.csv")),
+      jobs_file_(open_output(partial(kJobs))),
       jobs_(jobs_file_),
       figures_(std::move(queues)) {
   if (!resizes) return;
-  resizes_file_ = open_output(prefix_ + "_resizes.csv");
+  resizes_file_ = open_output(partial(kResizes));
   resizes_.emplace(resizes_file_);
 }
 
+// A run that did not finish leaves none of its files; the last whole run's stay untouched.
 OutputFiles::~OutputFiles() {
   if (finished_) return;
   jobs_file_.close();
   resizes_file_.close();
   std::error_code ignored;
-  std::filesystem::remove(prefix_ + "_jobs.csv", ignored);
-  if (resizes_) std::filesystem::remove(prefix_ + "_resizes.csv", ignored);
+  for (const char* file : {kJobs, kSchedule, kResizes}) {
+    std::filesystem::remove(partial(file), ignored);
+  }
 }
+
+std::string OutputFiles::partial(const char* file) const { return prefix_ + file + kPartial; }
 
 void OutputFiles::job_ended(const JobRecord& job) {
   jobs_.write(job);
+  // A full disk stops the run at once, not after hours of simulation.
+  check_written(jobs_file_, partial(kJobs));
   figures_.add(job);
   if (resizes_) resizes_->write(job);
 }
@@ -308,13 +331,35 @@ std::string OutputFiles::names() const {
 void OutputFiles::finish(const ScheduleMetrics& metrics, RunInfo& run) {
   if (figures_.queues) run.queue_figures = figures_.queues->metrics();
   jobs_.flush();
-  std::ofstream schedule_file = open_output(prefix_ + "_schedule.csv");
-  write_schedule_csv(schedule_file, metrics, run);
-  const bool resizes_written = !resizes_ || resizes_file_.flush();
-  if (!jobs_file_.flush() || !schedule_file.flush() || !resizes_written) {
-    throw std::runtime_error("error while writing outputs with prefix '" + prefix_ + "'");
+  jobs_file_.close();
+  check_written(jobs_file_, partial(kJobs));
+  if (resizes_) {
+    resizes_file_.close();
+    check_written(resizes_file_, partial(kResizes));
   }
+  std::ofstream schedule_file = open_output(partial(kSchedule));
+  write_schedule_csv(schedule_file, metrics, run);
+  schedule_file.close();
+  check_written(schedule_file, partial(kSchedule));
+  publish();
   finished_ = true;
+}
+
+// Every file of the run takes its name, and a file of an earlier run under the same prefix that
+// this run does not write goes: no prefix holds files of two runs side by side.
+void OutputFiles::publish() {
+  for (const char* file : {kJobs, kResizes, kSchedule}) {
+    const std::string name = prefix_ + file;
+    std::error_code error;
+    if (file == kResizes && !resizes_) {
+      std::filesystem::remove(name, error);
+    } else {
+      std::filesystem::rename(partial(file), name, error);
+    }
+    if (error) {
+      throw std::runtime_error("cannot make output file '" + name + "': " + error.message());
+    }
+  }
 }
 
 }  // namespace batfill::simulator

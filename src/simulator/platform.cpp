@@ -1,7 +1,15 @@
 #include "platform.hpp"
 
+#include <simgrid/Exception.hpp>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
 #include <fstream>
+#include <set>
 #include <stdexcept>
+#include <utility>
 
 namespace batfill::simulator {
 namespace {
@@ -37,6 +45,93 @@ std::vector<sg4::Host*> build_cluster(int nodes) {
   return hosts;
 }
 
+// Whether SimGrid finds a route from `from` to `to` without failing an assertion (its "Bad
+// gateways for route", "No route from ... to ..."); `why` says what it found wrong. Hosts of a
+// zone without routing (Batsim's *_no_net platforms) throw a plain std::out_of_range instead:
+// Batsim runs such platforms, whose jobs never communicate, so they pass.
+bool has_route(const sg4::Host* from, const sg4::Host* to, std::string& why) {
+  std::vector<sg4::Link*> links;
+  double latency = 0;
+  try {
+    from->route_to(to, links, &latency);
+  } catch (const simgrid::AssertionError& e) {
+    why = e.what();
+    return false;
+  } catch (const std::out_of_range&) {
+  }
+  return true;
+}
+
+// The first route between compute hosts that SimGrid refuses, as "from host 'A' to host 'B',
+// which SimGrid would abort on: WHY"; "" when none. Only compute hosts communicate (a parallel
+// job's). Hosts of one netzone route alike: each host is checked to and from one host of every
+// netzone, not every host.
+std::string first_route_failure(const std::vector<sg4::Host*>& hosts) {
+  std::vector<const sg4::Host*> representatives;
+  std::set<const sg4::NetZone*> zones;
+  for (const sg4::Host* host : hosts) {
+    if (zones.insert(host->get_englobing_zone()).second) representatives.push_back(host);
+  }
+  std::string why;
+  for (const sg4::Host* host : hosts) {
+    for (const sg4::Host* other : representatives) {
+      if (other == host) continue;
+      for (const auto& [from, to] : {std::pair{host, other}, std::pair{other, host}}) {
+        if (!has_route(from, to, why)) {
+          return "from host '" + from->get_name() + "' to host '" + to->get_name() +
+                 "', which SimGrid would abort on: " + why;
+        }
+      }
+    }
+  }
+  return "";
+}
+
+// SimGrid computes a route only when a job first communicates along it, and then aborts the
+// whole process (with a backtrace) on a platform that has none, such as "Bad gateways for route"
+// between two zones without a zoneRoute. So the routes a run may take are asked for here, at
+// load, where a missing one is an error naming the file and the hosts, as Batsim 5 refuses such
+// a platform at load. They are asked for in a child process: SimGrid 3.32 itself segfaults
+// computing a route in a Full zone that declares none, a platform that runs jobs which never
+// communicate, so such a crash says nothing against the platform and must not end the run.
+void check_routes(const std::string& file, const std::vector<sg4::Host*>& hosts) {
+  int channel[2];
+  if (pipe(channel) != 0) return;
+  const pid_t child = fork();
+  if (child < 0) {
+    close(channel[0]);
+    close(channel[1]);
+    return;
+  }
+  if (child == 0) {
+    close(channel[0]);
+    for (const int signal : {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL}) std::signal(signal, SIG_DFL);
+    const std::string failure = first_route_failure(hosts);
+    std::size_t written = 0;
+    while (written < failure.size()) {
+      const ssize_t n = write(channel[1], failure.data() + written, failure.size() - written);
+      if (n <= 0) break;
+      written += static_cast<std::size_t>(n);
+    }
+    _exit(0);
+  }
+  close(channel[1]);
+  std::string failure;
+  char buffer[4096];
+  for (ssize_t n; (n = read(channel[0], buffer, sizeof buffer)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    failure.append(buffer, static_cast<std::size_t>(n));
+  }
+  close(channel[0]);
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(status) && !failure.empty()) {
+    throw std::runtime_error("platform '" + file + "' has no usable route " + failure);
+  }
+}
+
 bool has_role(const sg4::Host* host, const std::string& role) {
   const char* value = host->get_property("role");
   return value != nullptr && role == value;
@@ -61,7 +156,11 @@ Platform load_platform(simgrid::s4u::Engine& engine, const workload::Workload& w
   if (!std::ifstream(options.platform_file)) {
     throw std::runtime_error("cannot read platform file '" + options.platform_file + "'");
   }
-  engine.load_platform(options.platform_file);
+  try {
+    engine.load_platform(options.platform_file);
+  } catch (const std::exception& e) {
+    throw std::runtime_error("platform '" + options.platform_file + "': " + e.what());
+  }
   // Batsim's rules: the master host (named master_host, or with role=master) runs Batsim itself
   // and storage hosts only serve IO; every other host is a compute machine, numbered in
   // SimGrid's host enumeration order like Batsim does.
@@ -84,6 +183,7 @@ Platform load_platform(simgrid::s4u::Engine& engine, const workload::Workload& w
     throw std::runtime_error("platform '" + options.platform_file + "' has no compute host");
   }
   if (platform.server_host == nullptr) platform.server_host = platform.compute_hosts.front();
+  check_routes(options.platform_file, platform.compute_hosts);
   return platform;
 }
 

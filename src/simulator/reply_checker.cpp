@@ -31,7 +31,7 @@ void ReplyChecker::check_allocation(const char* decision, const std::string& id,
   const auto what = [&] { return std::string(decision) + " of " + quoted(id); };
   const int size = machine_count(alloc);
   if (size != requested) {
-    invalid_decision(now, what() + " on " + std::to_string(size) + " machines, but it requests " +
+    invalid_decision(now, what() + " on " + count_of(size, "machine") + ", but it requests " +
                               std::to_string(requested));
   }
   const int machines = machines_.machine_count();

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "batfill/common/csv_field.hpp"
+#include "batfill/common/text.hpp"
 
 namespace batfill::simulator {
 
@@ -56,8 +57,8 @@ void write_resize_summary(std::ostream& out, const ResizeFigures& figures) {
                 figures.cancelled);
   out << line;
   if (figures.not_made > 0) {
-    out << "  " << figures.not_made
-        << " requests never made: their job ended (or was rejected) before they fell due\n";
+    out << "  " << count_of(figures.not_made, "request")
+        << " never made: their job ended (or was rejected) before they fell due\n";
   }
 }
 

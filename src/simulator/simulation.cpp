@@ -1,5 +1,6 @@
 #include "batfill/simulator/simulation.hpp"
 
+#include "batfill/common/foreign_call.hpp"
 #include "batsim_events.hpp"
 #include "job_executor.hpp"
 #include "machine_ledger.hpp"
@@ -13,6 +14,7 @@
 #include <simgrid/s4u.hpp>
 
 #include <algorithm>
+#include <csignal>
 #include <cstdlib>
 #include <map>
 #include <set>
@@ -26,6 +28,20 @@ namespace {
 namespace sg4 = simgrid::s4u;
 
 const char* const kWorkloadName = "w0";
+
+// The stop signal received (SIGINT, SIGTERM), 0 while none: read by the stand-in at each
+// instant. SimGrid's own SIGINT handler would exit without a word of where the run was.
+volatile std::sig_atomic_t stop_signal = 0;
+
+extern "C" void on_stop_signal(int signal) {
+  stop_signal = signal;
+  std::signal(signal, SIG_DFL);  // a second one kills at once (a scheduler that never replies)
+}
+
+void watch_stop_signals() {
+  std::signal(SIGINT, on_stop_signal);
+  std::signal(SIGTERM, on_stop_signal);
+}
 
 // An external scheduler's REJECT_JOB carries no reason on the wire (docs/protocol.md §4.2).
 Rejection rejection_of(const protocol::RejectJob& reject) {
@@ -53,6 +69,7 @@ class BatsimStandIn {
     ProgressBar progress(options_.show_progress, stream_.record_count());
     begin_simulation();
     while (next_job_ != nullptr || in_flight_ > 0 || !wake_ups_.empty()) {
+      if (stop_signal != 0) throw_interrupted();
       const Time now = wait_for_next_instant();
       const protocol::Message& request = collect_events(now);
       if (request.events.empty()) continue;
@@ -61,6 +78,16 @@ class BatsimStandIn {
     }
     end_simulation();
     progress.finish(ended_, last_now_);
+  }
+
+  [[noreturn]] void throw_interrupted() const {
+    const int signal = stop_signal;
+    throw Interrupted(signal, std::string("interrupted by ") +
+                                  (signal == SIGINT ? "SIGINT" : "SIGTERM") +
+                                  " at simulated time " + format_seconds(last_now_) + " s, with " +
+                                  std::to_string(ended_) + " of " +
+                                  std::to_string(stream_.record_count()) +
+                                  " jobs ended; no output written");
   }
 
   SimulationResult result() const {
@@ -381,6 +408,9 @@ SimulationResult run_simulation(workload::JobStream& jobs,
   // ptask_L07 is the host model that runs parallel tasks; Batsim uses it too.
   sg4::Engine::set_config("host/model:ptask_L07");
 
+  // After the engine, which installs handlers of its own.
+  watch_stop_signals();
+  report_foreign_crashes();
   Platform platform = load_platform(engine, jobs.workload(), options);
   sg4::Host* server_host = platform.server_host;
   BatsimStandIn stand_in(jobs, decision_process, std::move(platform), options, job_ended);

@@ -328,11 +328,12 @@ class BatsimJsonReader {
       const std::optional<double> seconds = non_negative_number(after);
       const std::optional<Time> at = seconds ? seconds_to_time(*seconds) : std::nullopt;
       if (!at) {
-        detail::mark_invalid(job, location, key + ".after' must be a number >= 0");
+        detail::mark_invalid(job, location, key + ".after' must be " + detail::kResizeAfterLimit);
         continue;
       }
-      if (nodes == nullptr || !nodes->IsInt() || nodes->GetInt() <= 0) {
-        detail::mark_invalid(job, location, key + ".nodes' must be an integer > 0");
+      if (nodes == nullptr || !nodes->IsInt() || nodes->GetInt() <= 0 ||
+          nodes->GetInt() > kMaxMachines) {
+        detail::mark_invalid(job, location, key + ".nodes' must be " + detail::kResizeNodesLimit);
         continue;
       }
       if (job.job.has_time_limit() && *at >= job.job.time_limit) {

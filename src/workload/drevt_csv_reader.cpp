@@ -178,7 +178,7 @@ Columns header_columns(const std::string& path, bool has_line, std::string_view 
                              "job_submit_time,num_nodes,queue,time_limit");
   }
   // Spreadsheet exports often start with a UTF-8 byte order mark.
-  if (line.substr(0, 3) == "\xEF\xBB\xBF") line.remove_prefix(3);
+  if (starts_with_byte_order_mark(line)) line.remove_prefix(3);
   return read_header(path, line);
 }
 

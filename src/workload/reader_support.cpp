@@ -1,5 +1,7 @@
 #include "reader_support.hpp"
 
+#include "batfill/common/text.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <climits>
@@ -243,8 +245,8 @@ void finish_workload(Workload& workload, std::optional<int> jobs_overrunning_lim
 void add_count_warnings(Workload& workload, std::size_t records, std::size_t invalid,
                         const std::string& first_invalid_reason) {
   if (workload.jobs_overrunning_limit > 0) {
-    workload.warnings.push_back(std::to_string(workload.jobs_overrunning_limit) +
-                                " jobs run longer than their time limit and will be stopped at it");
+    workload.warnings.push_back(count_of(workload.jobs_overrunning_limit, "job") +
+                                " would run past the time limit and will be stopped at it");
   }
   if (invalid > 0) {
     workload.warnings.push_back(

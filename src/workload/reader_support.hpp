@@ -17,6 +17,12 @@
 
 namespace batfill::workload::detail {
 
+// The limits of a resize request (docs/semantics.md §2.11), said alike by a workload's `resize`
+// field and a --resize file.
+constexpr const char* kResizeAfterLimit =
+    "a number of seconds from 0 to 4.25e31 (batfill's time range)";
+constexpr const char* kResizeNodesLimit = "an integer from 1 to 1000000 (batfill's machine limit)";
+
 // Walks a text line by line (LF or CRLF), counting lines from 1.
 class LineScanner {
  public:

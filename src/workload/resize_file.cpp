@@ -5,6 +5,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "batfill/common/machine_set.hpp"
 #include "batfill/common/text.hpp"
 #include "batfill/workload/workload.hpp"
 #include "reader_support.hpp"
@@ -18,7 +19,9 @@ class ResizeFileReader {
     for (WorkloadJob& job : workload_.jobs) jobs_.emplace(job.job.id, &job);
   }
 
-  void read(const std::string& text) {
+  void read(std::string_view text) {
+    // Spreadsheet exports often start with a UTF-8 byte-order mark, as DR_EVT CSVs do.
+    if (starts_with_byte_order_mark(text)) text.remove_prefix(3);
     detail::LineScanner lines(text);
     std::string_view line;
     bool header = true;
@@ -68,15 +71,19 @@ class ResizeFileReader {
     const std::optional<double> seconds = detail::parse_number(fields[1]);
     const std::optional<Time> after =
         seconds && *seconds >= 0 ? detail::seconds_to_time(*seconds) : std::nullopt;
-    if (!after) fail("after", "must be a number of seconds >= 0, got " + quoted(std::string(fields[1])));
+    if (!after) {
+      fail("after", std::string("must be ") + detail::kResizeAfterLimit + ", got " +
+                        quoted(std::string(fields[1])));
+    }
     const std::optional<double> count = detail::parse_number(fields[2]);
     const std::optional<int> nodes = count ? detail::whole_int(*count) : std::nullopt;
-    if (!nodes || *nodes <= 0) {
-      fail("nodes", "must be an integer > 0, got " + quoted(std::string(fields[2])));
+    if (!nodes || *nodes <= 0 || *nodes > kMaxMachines) {
+      fail("nodes", std::string("must be ") + detail::kResizeNodesLimit + ", got " +
+                        quoted(std::string(fields[2])));
     }
     const Job& limited = job->second->job;
     if (limited.has_time_limit() && *after >= limited.time_limit) {
-      fail("after", "must be before job " + quoted(id) + "'s run limit (" +
+      fail("after", "must be before the run limit of job " + quoted(id) + " (" +
                         format_seconds(limited.time_limit) + " s), got " +
                         quoted(std::string(fields[1])));
     }

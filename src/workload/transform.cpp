@@ -2,9 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <optional>
 #include <random>
 #include <stdexcept>
@@ -15,16 +13,6 @@
 
 namespace batfill::workload {
 namespace {
-
-// The shortest plain text that reads back as `value` ("1.3", not "1.300000" or "1.3e+00").
-std::string number_text(double value) {
-  char text[32];
-  for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(text, sizeof text, "%.*g", precision, value);
-    if (std::strtod(text, nullptr) == value && std::strchr(text, 'e') == nullptr) break;
-  }
-  return text;
-}
 
 // A uniform double in [-1, 1) from the top 53 bits of the generator's output: unlike the
 // standard distributions, this mapping is the same in every standard library.
@@ -47,7 +35,7 @@ Time scaled(Time submit, Time first, double factor, const std::string& id) {
   const long double offset = static_cast<long double>(submit - first);
   const std::optional<Time> moved = rounded(offset / factor);
   if (!moved || first + *moved > kMaxTime) {
-    throw std::invalid_argument("load factor " + std::to_string(factor) + " submits job " +
+    throw std::invalid_argument("load factor " + shortest_text(factor) + " submits job " +
                                 quoted(id) + " beyond batfill's time range (4.25e31 s)");
   }
   return first + *moved;
@@ -156,7 +144,7 @@ class TransformedJobStream : public JobStream {
 void check_load_factor(double factor) {
   if (!std::isfinite(factor) || factor <= 0) {
     throw std::invalid_argument("load factor must be a finite number > 0, got " +
-                                std::to_string(factor));
+                                shortest_text(factor));
   }
 }
 
@@ -213,12 +201,12 @@ AppliedTransforms apply_transforms(std::unique_ptr<JobStream>& jobs, double load
   AppliedTransforms applied;
   jobs = transform_jobs(std::move(jobs), load_factor, shake);
   if (load_factor != 1) {
-    applied.load_factor = number_text(load_factor);
+    applied.load_factor = shortest_text(load_factor);
     applied.summary = "load factor " + applied.load_factor + " (inter-arrival times / " +
                       applied.load_factor + ")";
   }
   if (shake) {
-    const std::string percent = number_text(100 * shake->fraction);
+    const std::string percent = shortest_text(100 * shake->fraction);
     applied.shake = std::to_string(shake->seed) + ":" + percent;
     applied.summary += std::string(applied.summary.empty() ? "" : "; ") +
                        "submit times shaken: seed " + std::to_string(shake->seed) + ", +-" +

@@ -97,6 +97,23 @@ TEST(Batsim5Session, BadInitStringStopsBatsimNamingTheKey) {
   EXPECT_NE(channel.replies[0].find("colour"), std::string::npos);
 }
 
+// serve reads the whole init string of the handshake: text after an embedded NUL is refused,
+// and a 5 MB init string is quoted in a short excerpt, in the log and in the stop notice.
+TEST(Batsim5Session, InitStringIsReadWholeAndQuotedShort) {
+  const std::string nul("{\"backfill\":\"none\"}\0{\"backfill\":\"bogus\"}", 40);
+  for (const std::string& init : {nul, std::string(5'000'000, 'x')}) {
+    ScriptedChannel channel;
+    channel.requests = {init_request(init)};
+    std::ostringstream errors;
+    EXPECT_EQ(serve_batsim5(channel, quiet(), errors), SessionEnd::kProtocolError);
+    EXPECT_NE(errors.str().find("init string is not JSON at byte "), std::string::npos)
+        << errors.str().substr(0, 1000);
+    EXPECT_LT(errors.str().size(), 500u) << errors.str().substr(0, 1000);
+    ASSERT_EQ(channel.replies.size(), 1u);
+    EXPECT_LT(channel.replies[0].size(), 700u);
+  }
+}
+
 // A Batsim 4 speaks first with a JSON message, whose first 4 bytes are no length of the rest.
 TEST(Batsim5Session, ABatsim4MessageIsNoHandshake) {
   ScriptedChannel channel;
@@ -123,7 +140,8 @@ TEST(Batsim5Session, BadRequestStopsBatsimNamingMessageAndEvent) {
 
 TEST(Batsim5Session, TimeoutAndPeerLossEndTheSession) {
   for (const auto& [after, end, said] :
-       {std::tuple{RequestChannel::Received::kTimeout, SessionEnd::kTimeout, "in time"},
+       {std::tuple{RequestChannel::Received::kTimeout, SessionEnd::kTimeout,
+                   "timed out waiting for message #1 from Batsim"},
         std::tuple{RequestChannel::Received::kPeerLost, SessionEnd::kChannelError,
                    "closed the connection"},
         std::tuple{RequestChannel::Received::kError, SessionEnd::kChannelError,
@@ -136,6 +154,17 @@ TEST(Batsim5Session, TimeoutAndPeerLossEndTheSession) {
     EXPECT_NE(errors.str().find(said), std::string::npos) << errors.str();
     EXPECT_NE(errors.str().find("message #1"), std::string::npos) << errors.str();
   }
+}
+
+// No init message in time: the message reads as English ("no the init message" before).
+TEST(Batsim5Session, TimeoutBeforeTheInitMessageSaysSo) {
+  ScriptedChannel channel;
+  channel.after = RequestChannel::Received::kTimeout;
+  std::ostringstream errors;
+  EXPECT_EQ(serve_batsim5(channel, quiet(), errors), SessionEnd::kTimeout);
+  EXPECT_NE(errors.str().find("timed out waiting for the init message from Batsim on "),
+            std::string::npos)
+      << errors.str();
 }
 
 }  // namespace

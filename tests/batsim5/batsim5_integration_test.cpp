@@ -295,5 +295,42 @@ TEST_P(ExampleEdcs, FinishEveryJobInTheStandIn) {
 
 INSTANTIATE_TEST_SUITE_P(Bundled, ExampleEdcs, ::testing::Values("easy", "fcfs"));
 
+// Batsim 5's own example EDCs that speak JSON on its own example inputs, as Batsim's tests run
+// them (on cluster512.xml): each reads the events as Batsim 5 writes them, with every field it
+// always sends. libstatic.so reads a job's `extra_data` unchecked, and crashed on
+// test_delays.json when the stand-in left it out of jobs that have none. (exec1by1 and rejecter
+// speak batprotocol's binary format only, which batfill refuses with a message.)
+struct EdcOnWorkload {
+  const char* edc;
+  const char* workload;
+};
+
+class ExampleEdcsOnBatsimInputs : public ::testing::TestWithParam<EdcOnWorkload> {};
+
+TEST_P(ExampleEdcsOnBatsimInputs, RunToTheEndAndExitZero) {
+  BATFILL_REQUIRE_BATSIM5(prefix);
+  const std::string dir = cli_testing::output_dir();
+  const std::string workload = prefix + "/share/batsim/workloads/" + GetParam().workload;
+  const std::string platform = platform_of(prefix, "cluster512.xml");
+  const cli_testing::CommandResult result =
+      run("simulate " + workload + " --platform " + platform + " --no-progress" +
+          " --scheduler-library " + example_edc(prefix, GetParam().edc) +
+          R"( --scheduler-init '{"format_json": true}' --output )" + dir + "/edc");
+  ASSERT_EQ(result.exit_code, 0) << GetParam().edc << ": " << result.output;
+  const cli_testing::CommandResult check = run("check " + dir + "/edc_jobs.csv --platform " +
+                                               platform + " --workload " + workload);
+  EXPECT_EQ(check.exit_code, 0) << check.output;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Bundled, ExampleEdcsOnBatsimInputs,
+    ::testing::Values(EdcOnWorkload{"static", "test_delays.json"},
+                      EdcOnWorkload{"static", "test_extra_data_desired_allocation_object.json"},
+                      EdcOnWorkload{"fcfs", "test_delays.json"},
+                      EdcOnWorkload{"easy", "test_delays.json"}),
+    [](const ::testing::TestParamInfo<EdcOnWorkload>& info) {
+      return std::string(info.param.edc) + "_" + std::to_string(info.index);
+    });
+
 }  // namespace
 }  // namespace batfill

@@ -133,5 +133,42 @@ TEST(ScheduleCheck, MissingColumnIsAnError) {
   EXPECT_THROW(read_jobs_csv("test.csv", "job_id,submission_time\n1,0\n"), std::runtime_error);
 }
 
+// A row's state, times and allocation agree: a job that completed held the machines it
+// requested, a rejected one none; before, an empty allocation passed as "never ran".
+TEST(ScheduleCheck, CompletedJobWithoutMachinesIsAViolation) {
+  const std::string text =
+      kValid + row("3", "1.000000", 8, "20.000000", "5.000000", "25.000000", "19.000000", "");
+  EXPECT_EQ(check_text(text),
+            (std::vector<std::string>{
+                "job '3' (line 4) at 20.000000 s: allocation '' has 0 machines, it requested 8"}));
+}
+
+TEST(ScheduleCheck, RejectedJobHoldingMachinesIsAViolation) {
+  const std::string text = kValid + "3,w0,p,1.000000,8,100.000000,0,REJECTED,,,,,,,0-7,-1,\"\"\n";
+  EXPECT_EQ(check_text(text), (std::vector<std::string>{
+                                  "job '3' (line 4) is REJECTED but holds machines '0-7'"}));
+}
+
+// Batsim 4.2.1's and 5's final states (their job_state_to_string) are the only ones a row may
+// end in; any other is an error naming the line.
+TEST(ScheduleCheck, UnknownFinalStateIsAnError) {
+  std::string text = kValid;
+  text.replace(text.rfind("COMPLETED_SUCCESSFULLY"), 22, "EXPLODED");
+  try {
+    check_text(text);
+    ADD_FAILURE() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "'test.csv': line 3: column 'final_state': 'EXPLODED' is not a final state of Batsim "
+              "(COMPLETED_SUCCESSFULLY, COMPLETED_FAILED, COMPLETED_WALLTIME_REACHED, "
+              "COMPLETED_KILLED, REJECTED)");
+  }
+  for (const char* state : {"COMPLETED_FAILED", "COMPLETED_WALLTIME_REACHED", "COMPLETED_KILLED"}) {
+    std::string other = kValid;
+    other.replace(other.rfind("COMPLETED_SUCCESSFULLY"), 22, state);
+    EXPECT_TRUE(check_text(other).empty()) << state;
+  }
+}
+
 }  // namespace
 }  // namespace batfill::check

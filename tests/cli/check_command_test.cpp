@@ -52,7 +52,7 @@ TEST(CheckCommand, ReportsAHandCorruptedSchedule) {
   const std::string file = dir + "/corrupt_jobs.csv: ";
   EXPECT_EQ(check.output,
             file +
-                "job '2' (line 2) at 60.000000 s: allocation '0' has 1 machines, it requested 4\n" +
+                "job '2' (line 2) at 60.000000 s: allocation '0' has 1 machine, it requested 4\n" +
                 file +
                 "machine 0 runs job '3' (line 3) and job '4' (line 4) at once at 61.000002 s "
                 "(the first ends at 121.000002 s)\n" +

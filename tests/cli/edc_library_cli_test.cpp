@@ -63,7 +63,9 @@ TEST(SchedulerLibraryErrors, NamesWhatIsWrong) {
   const auto sched_cfg = run("simulate " + workload + " --no-progress --scheduler-library " +
                              BATFILL_EDC_LIBRARY + R"( --sched-cfg '{}')");
   EXPECT_NE(sched_cfg.exit_code, 0);
-  EXPECT_NE(sched_cfg.output.find("--sched-cfg is Batsim 4's"), std::string::npos)
+  EXPECT_NE(sched_cfg.output.find("--sched-cfg means nothing with --scheduler-library: it is "
+                                  "Batsim 4's"),
+            std::string::npos)
       << sched_cfg.output;
 }
 

@@ -51,7 +51,7 @@ TEST(QueuesCli, NonBackfillQueueWaitsEverywhereAlike) {
   const auto with_file = run(common + " --queues " + queues + " --output " + dir + "/file");
   ASSERT_EQ(with_file.exit_code, 0) << with_file.output;
   EXPECT_EQ(start_of_job3(dir + "/file_jobs.csv"), "10800.000000");
-  EXPECT_NE(with_file.output.find("queue third: 1 jobs executed, mean wait 9000.0 s"),
+  EXPECT_NE(with_file.output.find("queue third: 1 job executed, mean wait 9000.0 s"),
             std::string::npos)
       << with_file.output;
   const std::string schedule = cli_testing::read_file(dir + "/file_schedule.csv");
@@ -67,7 +67,8 @@ TEST(QueuesCli, NonBackfillQueueWaitsEverywhereAlike) {
   const std::string endpoint = cli_testing::ipc_endpoint("queues");
   const cli_testing::ExternalRun external =
       cli_testing::run_external(endpoint, "--backfill easy-classic --queues " + queues,
-                                common + " --output " + dir + "/ext", dir);
+                                "simulate " + trace + " --no-progress --output " + dir + "/ext",
+                                dir);
   ASSERT_EQ(external.simulate.exit_code, 0) << external.simulate.output << external.serve_log;
   EXPECT_EQ(cli_testing::read_file(dir + "/ext_jobs.csv"),
             cli_testing::read_file(dir + "/file_jobs.csv"));

@@ -142,7 +142,7 @@ TEST(ResizeCli, RequestDueAfterTheJobsEndIsNeverMade) {
   ASSERT_EQ(r.result.exit_code, 0) << r.result.output;
   EXPECT_TRUE(r.resizes.empty());
   EXPECT_NE(r.result.output.find("resize requests: 0 made"), std::string::npos) << r.result.output;
-  EXPECT_NE(r.result.output.find("1 requests never made"), std::string::npos) << r.result.output;
+  EXPECT_NE(r.result.output.find("1 request never made"), std::string::npos) << r.result.output;
 }
 
 // The first test's jobs as an SWF trace, the request from a --resize file: the same rows.
@@ -172,7 +172,7 @@ TEST(ResizeCli, ResizeFileGivesTheSameRequestsAsTheJsonField) {
 }
 
 // No Batsim protocol can grow an allocation: an external scheduler (here Batsim 5's EDC
-// library) runs the jobs without their requests, and says so.
+// library) runs the jobs of a workload that carries requests without them, and says so.
 TEST(ResizeCli, ExternalSchedulerRunsWithoutTheRequests) {
   const std::string dir = cli_testing::output_dir();
   const auto result =
@@ -185,6 +185,21 @@ TEST(ResizeCli, ExternalSchedulerRunsWithoutTheRequests) {
   EXPECT_FALSE(std::ifstream(dir + "/edc_resizes.csv"));
 }
 
+// --resize beside an external scheduler would mean nothing, and is refused.
+TEST(ResizeCli, ExternalSchedulerIsRefusedResizeRequests) {
+  const std::string dir = cli_testing::output_dir();
+  const std::string trace = write(dir + "/w.json", three_jobs(20, 20, 10));
+  const std::string requests = write(dir + "/r.csv", "job_id,after,nodes\n1,10,2\n");
+  const auto result = run("simulate " + trace + " --resize " + requests +
+                          " --no-progress --scheduler-library " BATFILL_EDC_LIBRARY +
+                          " --output " + dir + "/edc");
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  EXPECT_NE(result.output.find("--resize means nothing with --scheduler-library"),
+            std::string::npos)
+      << result.output;
+  EXPECT_FALSE(std::ifstream(dir + "/edc_jobs.csv"));
+}
+
 // `batfill check` reads PREFIX_resizes.csv beside PREFIX_jobs.csv: a grant on machines a job
 // holds is a machine used twice.
 TEST(ResizeCli, CheckCountsGrantedMachines) {
@@ -193,7 +208,7 @@ TEST(ResizeCli, CheckCountsGrantedMachines) {
   ASSERT_EQ(r.result.exit_code, 0) << r.result.output;
   const auto good = run("check " + r.jobs_csv + " --nodes 10");
   EXPECT_EQ(good.exit_code, 0) << good.output;
-  EXPECT_NE(good.output.find("1 resize requests"), std::string::npos) << good.output;
+  EXPECT_NE(good.output.find("1 resize request ("), std::string::npos) << good.output;
 
   std::string text = cli_testing::read_file(dir + "/easy_resizes.csv");
   text.replace(text.find(",8-9,"), 5, ",2-3,");  // c's machines
@@ -248,9 +263,9 @@ TEST(ResizeCliProperty, RandomRequestsAreSettledWithoutDoubleBooking) {
         EXPECT_TRUE(outcome == "granted" || outcome == "cancelled") << what << " " << outcome;
       }
       int never_made = 0;
-      const std::size_t at = r.result.output.find(" requests never made");
+      const std::size_t at = r.result.output.find(" never made");
       if (at != std::string::npos) {
-        never_made = std::stoi(r.result.output.substr(r.result.output.rfind(' ', at - 1) + 1));
+        never_made = std::stoi(r.result.output.substr(r.result.output.rfind('\n', at) + 1));
       }
       EXPECT_EQ(static_cast<int>(r.resizes.size()) + never_made, request_count) << what;
     }

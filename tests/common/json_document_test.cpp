@@ -61,5 +61,29 @@ TEST(JsonDocument, ReportsWhereTheTextIsNotJson) {
   EXPECT_TRUE(parse_json(document, std::string("\"a\xff\"")).IsError());  // not UTF-8
 }
 
+// The whole text is the input: RapidJSON would stop at a NUL byte and take what follows for the
+// end of the text.
+TEST(JsonDocument, TextAfterANulByteIsAnError) {
+  rapidjson::Document document;
+  const std::string text("{\"backfill\":\"none\"}\0{\"backfill\":\"bogus\"}", 40);
+  const rapidjson::ParseResult result = parse_json(document, text);
+  ASSERT_TRUE(result.IsError());
+  EXPECT_EQ(result.Offset(), 19u);
+  EXPECT_EQ(json_error_text(result, text),
+            "not JSON at byte 19 (a NUL byte, and the text goes on after it): "
+            "'{\"backfill\":\"none\"}\\x00{\"backfill\":\"bogus\"}'");
+}
+
+// An error quotes a short excerpt around the position, never a text of megabytes whole.
+TEST(JsonDocument, ErrorsQuoteAShortExcerpt) {
+  rapidjson::Document document;
+  const std::string text = "{\"a\":\"" + std::string(5'000'000, 'x') + "\" 1}";
+  const rapidjson::ParseResult result = parse_json(document, text);
+  ASSERT_TRUE(result.IsError());
+  const std::string what = json_error_text(result, text);
+  EXPECT_LT(what.size(), 200u) << what;
+  EXPECT_NE(what.find("(byte 5000008 of 5000010)"), std::string::npos) << what;
+}
+
 }  // namespace
 }  // namespace batfill

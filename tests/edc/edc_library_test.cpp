@@ -127,7 +127,7 @@ TEST_F(EdcLibrary, ClairvoyantAsksForProfilesOnSubmission) {
 
 TEST_F(EdcLibrary, BadInitStringsFailWithOneLineNamingTheKey) {
   const std::pair<std::string, std::string> cases[] = {
-      {"not json", "init string is not a JSON object"},
+      {"not json", "init string is not JSON at byte 1 (Invalid value.): 'not json'"},
       {"[1]", "init string is not a JSON object"},
       {R"({"colour":"red"})", "colour"},
       {R"({"backfill":"nope"})", "nope"},
@@ -141,6 +141,32 @@ TEST_F(EdcLibrary, BadInitStringsFailWithOneLineNamingTheKey) {
     const std::string err = ::testing::internal::GetCapturedStderr();
     EXPECT_NE(err.find(named), std::string::npos) << text << " -> " << err;
     EXPECT_EQ(err.find('\n'), err.size() - 1) << "one line: " << err;
+  }
+}
+
+// The whole buffer Batsim gives is the init string: text after an embedded NUL is not dropped
+// (only trailing NULs are, as batprotocol's sizes may count the C string's).
+TEST_F(EdcLibrary, TextAfterAnEmbeddedNulIsRefused) {
+  const std::string text("{\"backfill\":\"none\"}\0{\"backfill\":\"bogus\"}", 40);
+  ::testing::internal::CaptureStderr();
+  EXPECT_NE(init(text), 0);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("init string is not JSON at byte 19 (a NUL byte, and the text goes on after "
+                     "it): '{\"backfill\":\"none\"}\\x00{\"backfill\":\"bogus\"}'"),
+            std::string::npos)
+      << err;
+  EXPECT_EQ(init(std::string("{\"backfill\":\"none\"}\0", 20)), 0);
+}
+
+// A 5 MB init string is quoted in a short excerpt with its position, never whole.
+TEST_F(EdcLibrary, HugeInitStringsAreQuotedShort) {
+  for (const std::string& text :
+       {std::string(5'000'000, 'x'), "{\"backfill\":\"" + std::string(5'000'000, 'x') + "\"}"}) {
+    ::testing::internal::CaptureStderr();
+    EXPECT_NE(init(text), 0);
+    const std::string err = ::testing::internal::GetCapturedStderr();
+    EXPECT_LT(err.size(), 500u) << err.substr(0, 1000);
+    EXPECT_NE(err.find("of 5000"), std::string::npos) << err.substr(0, 1000);
   }
 }
 

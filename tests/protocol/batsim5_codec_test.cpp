@@ -157,6 +157,56 @@ TEST(Batsim5Codec, ExternalEventsGiveMachineAvailabilityOrAreIgnored) {
   EXPECT_EQ(parsed.ignored[2], "event 3 (ProbeDataEmittedEvent): ignored");
 }
 
+// What the stand-in sends has every field Batsim 5 always sends (its protocol.cpp and
+// batprotocol's MessageBuilder): EDCs read them unchecked. Batsim's libstatic.so crashed on a
+// JobSubmittedEvent without `extra_data`, which Batsim writes even when empty.
+TEST(Batsim5Codec, EventsHaveEveryFieldBatsim5AlwaysSends) {
+  SimulationBegins begins;
+  begins.nb_compute_resources = 1;
+  ComputeResource host;
+  host.name = "node0";
+  host.speeds = {1e9, 5e8};
+  begins.compute_resources.push_back(host);
+  begins.workloads["w0"] = "w.json";
+  JobSubmitted submitted;
+  submitted.job.id = "w0!1";
+  submitted.job.res = 2;
+  submitted.job.profile = "p";
+  Message message;
+  message.events.push_back({0, begins});
+  message.events.push_back({0, submitted});
+  rapidjson::Document document;
+  document.Parse(encode(message).c_str());
+  ASSERT_FALSE(document.HasParseError());
+  const rapidjson::Value& begins_json = document["events"][0]["event"];
+  for (const char* key :
+       {"host_number", "computation_host_number", "computation_hosts", "storage_host_number",
+        "storage_hosts", "batsim_arguments", "batsim_execution_context_json", "workloads",
+        "profiles", "external_event_lists", "batsim_version", "batsim_commit"}) {
+    EXPECT_TRUE(begins_json.HasMember(key)) << key;
+  }
+  const rapidjson::Value& host_json = begins_json["computation_hosts"][0];
+  for (const char* key : {"id", "name", "pstate", "pstate_count", "state", "properties",
+                          "zone_properties", "core_count", "computation_speed"}) {
+    EXPECT_TRUE(host_json.HasMember(key)) << key;
+  }
+  EXPECT_EQ(host_json["computation_speed"].Size(), 2u);
+  EXPECT_EQ(host_json["pstate_count"].GetUint(), 2u);
+  const rapidjson::Value& job_json = document["events"][1]["event"]["job"];
+  for (const char* key : {"resource_request", "extra_data", "rigid", "profile_id"}) {
+    EXPECT_TRUE(job_json.HasMember(key)) << key;
+  }
+  EXPECT_STREQ(job_json["extra_data"].GetString(), "");
+}
+
+// A count beyond 32 bits is refused with the range it must lie in.
+TEST(Batsim5Codec, ResourceRequestBeyondAnIntNamesTheRange) {
+  EXPECT_EQ(error_of(one_event("0.0", "JobSubmittedEvent",
+                               R"({"job_id":"w0!1","job":{"resource_request":1099511627776}})")),
+            "event 0 (JobSubmittedEvent): field 'event.job.resource_request' must be an integer "
+            "from -2147483648 to 2147483647, got 1099511627776");
+}
+
 TEST(Batsim5Codec, TrailingNulOfACStringIsAccepted) {
   std::string message = one_event("1.0", "SimulationEndsEvent", "{}");
   message.push_back('\0');

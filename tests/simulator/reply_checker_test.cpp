@@ -46,7 +46,7 @@ TEST(ReplyChecker, AllocationMustHaveTheRequestedSize) {
   const MachineLedger machines(4);
   const ReplyChecker checker(machines);
   EXPECT_EQ(allocation_error(checker, machine_range(0, 0)),
-            "invalid decision at t=5.000000: EXECUTE_JOB of 'w0!1' on 1 machines, but it "
+            "invalid decision at t=5.000000: EXECUTE_JOB of 'w0!1' on 1 machine, but it "
             "requests 2");
 }
 

@@ -33,8 +33,12 @@ TEST(ResizeInput, JsonErrorsMakeTheJobInvalidNamingLineAndKey) {
     std::string resize;
     std::string expected;
   } cases[] = {
-      {R"([{"after": 10, "nodes": 0}])", "'resize[0].nodes' must be an integer > 0"},
-      {R"([{"after": -1, "nodes": 2}])", "'resize[0].after' must be a number >= 0"},
+      {R"([{"after": 10, "nodes": 0}])",
+       "'resize[0].nodes' must be an integer from 1 to 1000000 (batfill's machine limit)"},
+      {R"([{"after": 10, "nodes": 2147483648}])", "'resize[0].nodes' must be an integer from 1 to"},
+      {R"([{"after": -1, "nodes": 2}])",
+       "'resize[0].after' must be a number of seconds from 0 to 4.25e31 (batfill's time range)"},
+      {R"([{"after": 1e300, "nodes": 2}])", "'resize[0].after' must be a number of seconds from 0"},
       {R"([{"after": 1, "nodes": 2}, {"after": 100, "nodes": 2}])",
        "'resize[1].after' must be before the job's walltime"},
       {R"({"after": 1})", "'resize' must be an array"},
@@ -64,16 +68,33 @@ TEST(ResizeInput, CsvFileAddsRequestsToAnyJob) {
   EXPECT_EQ(workload.jobs[1].resizes[0].after, from_seconds(5));
 }
 
+// Spreadsheets put a UTF-8 byte-order mark before the header: it is no part of the header.
+TEST(ResizeInput, CsvFileWithAByteOrderMarkIsRead) {
+  Workload workload = two_jobs();
+  add_resize_requests("r.csv", "\xEF\xBB\xBFjob_id,after,nodes\n1,10,2\n", workload);
+  ASSERT_EQ(workload.jobs[0].resizes.size(), 1U);
+}
+
 TEST(ResizeInput, CsvErrorsNameFileLineAndColumn) {
   const struct {
     std::string text;
     std::string expected;
   } cases[] = {
       {"job_id,after,nodes\n1,10,2\n9,10,2\n", "r.csv:3: 'job_id' names no job of the workload: '9'"},
-      {"job_id,after,nodes\n1,10,0\n", "r.csv:2: 'nodes' must be an integer > 0, got '0'"},
-      {"job_id,after,nodes\n1,10,1.5\n", "r.csv:2: 'nodes' must be an integer > 0"},
-      {"job_id,after,nodes\n1,-3,2\n", "r.csv:2: 'after' must be a number of seconds >= 0, got '-3'"},
-      {"job_id,after,nodes\n1,72000,2\n", "r.csv:2: 'after' must be before job '1''s run limit"},
+      {"job_id,after,nodes\n1,10,0\n",
+       "r.csv:2: 'nodes' must be an integer from 1 to 1000000 (batfill's machine limit), got '0'"},
+      {"job_id,after,nodes\n1,10,1.5\n", "r.csv:2: 'nodes' must be an integer from 1 to 1000000"},
+      {"job_id,after,nodes\n1,10,2147483648\n",
+       "r.csv:2: 'nodes' must be an integer from 1 to 1000000 (batfill's machine limit), got "
+       "'2147483648'"},
+      {"job_id,after,nodes\n1,-3,2\n",
+       "r.csv:2: 'after' must be a number of seconds from 0 to 4.25e31 (batfill's time range), got "
+       "'-3'"},
+      {"job_id,after,nodes\n1,1e300,2\n",
+       "r.csv:2: 'after' must be a number of seconds from 0 to 4.25e31 (batfill's time range), got "
+       "'1e300'"},
+      {"job_id,after,nodes\n1,72000,2\n",
+       "r.csv:2: 'after' must be before the run limit of job '1' (72000.000000 s), got '72000'"},
       {"job,after,nodes\n", "r.csv:1: the header must be 'job_id,after,nodes'"},
       {"job_id,after,nodes\n1,10\n", "r.csv:2: expected 3 fields"},
       {"", "r.csv: no header line"},

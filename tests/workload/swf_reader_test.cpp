@@ -64,7 +64,7 @@ TEST(SwfReader, ReadsTheShippedTinyTrace) {
   EXPECT_EQ(workload.profiles.at(instant.profile).delay, 0);
 
   ASSERT_EQ(workload.warnings.size(), 2u);
-  EXPECT_EQ(workload.warnings[0].rfind("1 jobs run longer", 0), 0u) << workload.warnings[0];
+  EXPECT_EQ(workload.warnings[0].rfind("1 job would run past the time limit", 0), 0u) << workload.warnings[0];
   EXPECT_EQ(workload.warnings[1].rfind("1 of 6 records are invalid", 0), 0u);
 }
 

@@ -13,7 +13,8 @@
 namespace batfill::check {
 
 // One row of _jobs.csv, reduced to what the checks read. Times are microseconds; a job that
-// never ran (REJECTED) has executed = false and no times beyond its submission.
+// never ran (REJECTED) has executed = false, no times beyond its submission, and machines only
+// when its row (wrongly) names some.
 struct ScheduledJob {
   std::string id;  // job_id without a "workload!" prefix
   int line = 0;    // 1-based line in the file, for messages

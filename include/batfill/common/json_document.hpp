@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include <rapidjson/document.h>
@@ -98,7 +99,16 @@ rapidjson::ParseResult parse_json(Document& document, std::string_view text) {
     return !result.IsError();
   };
   document.Populate(generate);
+  // RapidJSON's streams end at a NUL byte, so a text with one would be read only up to it: the
+  // whole text is the input, and JSON has no raw NUL.
+  if (const std::size_t nul = text.find('\0'); !result.IsError() && nul != text.npos) {
+    result.Set(rapidjson::kParseErrorDocumentRootNotSingular, nul);
+  }
   return result;
 }
+
+// Why `text` is not JSON, for an error message: the reason and the byte where parse_json
+// stopped, with a short excerpt of the text around it (never the whole text).
+std::string json_error_text(const rapidjson::ParseResult& result, std::string_view text);
 
 }  // namespace batfill

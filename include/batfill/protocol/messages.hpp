@@ -24,6 +24,9 @@ struct ComputeResource {
   std::string name;
   std::string state = "idle";
   std::map<std::string, std::string> properties;
+  // Flops per power state: Batsim 5's `computation_speed`, which the stand-in sends as Batsim 5
+  // does (Batsim 4 sends none).
+  std::vector<double> speeds;
 };
 
 struct SimulationBegins {

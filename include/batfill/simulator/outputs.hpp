@@ -108,8 +108,10 @@ void write_summary(std::ostream& out, const RejectionReasons& reasons,
 
 // PREFIX_jobs.csv written while the simulation runs, one row as each job ends, and
 // PREFIX_schedule.csv at the end; the metrics and the summary's reasons are gathered on the way.
-// Throws std::runtime_error naming the file when one cannot be written. A run that fails
-// before finish() leaves no PREFIX_jobs.csv behind, as when the files were written at the end.
+// Each file is written as NAME.partial and renamed at finish(), when the whole run is written;
+// a run that fails before (an error, a signal, a full disk) leaves none of its files, and the
+// files of an earlier run under the prefix stay as they were. Throws std::runtime_error naming
+// the file when one cannot be written.
 class OutputFiles {
  public:
   // `queues`: the configured queues whose figures are gathered (null: none).
@@ -126,10 +128,17 @@ class OutputFiles {
   const ResizeFigures& resize_figures() const { return figures_.resizes; }
   // The files written, for the summary: "PREFIX_jobs.csv, PREFIX_schedule.csv" and so on.
   std::string names() const;
-  // Completes PREFIX_jobs.csv and writes PREFIX_schedule.csv.
+  // Completes PREFIX_jobs.csv, writes PREFIX_schedule.csv and gives the files their names.
   void finish(const ScheduleMetrics& metrics, RunInfo& run);  // sets run.queue_figures
 
  private:
+  static constexpr const char* kJobs = "_jobs.csv";
+  static constexpr const char* kSchedule = "_schedule.csv";
+  static constexpr const char* kResizes = "_resizes.csv";
+
+  std::string partial(const char* file) const;
+  void publish();
+
   std::string prefix_;
   std::ofstream jobs_file_;
   JobsCsvWriter jobs_;

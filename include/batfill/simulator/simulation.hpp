@@ -11,6 +11,7 @@
 
 #include <functional>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -46,7 +47,16 @@ struct SimulationResult {
 // the stream when its submission comes, hands its record to `job_ended` when it ends (in
 // Batsim 4's _jobs.csv order) and forgets it, so it holds only the jobs in flight
 // (docs/semantics.md §5.11).
+// SIGINT or SIGTERM during the simulation stops it at the next instant with Interrupted, which
+// says where (simulated time, jobs ended); a second signal of the same kind kills at once.
 using JobEnded = std::function<void(const JobRecord&)>;
+
+struct Interrupted : std::runtime_error {
+  Interrupted(int received, const std::string& where)
+      : std::runtime_error(where), signal(received) {}
+  int signal;
+};
+
 SimulationResult run_simulation(workload::JobStream& jobs,
                                 protocol::DecisionProcess& decision_process,
                                 const SimulationOptions& options, const JobEnded& job_ended);
