@@ -130,7 +130,7 @@ ReplayResult replay(const ReplayRequest& request) {
   simulator::SimulationOptions options;
   options.platform_file = request.platform_file;
   options.nodes = request.nodes;
-  options.replay_resize_requests = resizes;
+  options.resize_requests_replayed = resizes;
   simulator::OutputTexts outputs(run.queues, resizes);
   const simulator::SimulationResult simulated = simulator::run_simulation(
       *jobs, *scheduler, options,
