@@ -38,12 +38,6 @@ class QueueCopy {
   void started(std::size_t position) { started_.push_back(first_ + position); }
   void follow(QueueView queue);
 
-  // The copy of the job at `position` of the pass's queue.
-  const Entry& at(std::size_t position) {
-    if (first_ + position >= entries_.size()) read_rest();
-    return entries_[first_ + position];
-  }
-
   // The first position from `position` on whose copy `may_matter` accepts (the pass's queue
   // size if none). `may_matter` must accept an entry whenever it accepts one with more nodes or
   // a longer runtime: then a block whose smallest entry it refuses holds none it accepts.

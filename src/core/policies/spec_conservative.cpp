@@ -14,7 +14,7 @@
 // Under a long queue the walk behind the head is most of the time: most jobs there need more
 // nodes than are free and than the smallest job ahead, so they neither start nor change the
 // window. Their node counts and planned runtimes are kept by position from pass to pass (a
-// QueueCopy), so the walk passes them without reading each job.
+// QueueCopy), so the walk skips them without reading each job.
 
 #include "batfill/core/backfill_pass.hpp"
 #include "queue_copy.hpp"
@@ -38,17 +38,20 @@ class SpecConservative final : public Policy {
       backfilled = false;
       int smallest_ahead = head->nodes;
       Time window = pass.timeline().earliest_time_with(smallest_ahead);
-      pass.for_each_behind_head([&](std::size_t position, const Job& job) {
+      // A job that can neither start nor lower the smallest job ahead changes nothing: the
+      // walk visits only the others.
+      auto next = [&](std::size_t position) {
+        return queue_copy_.next(position, [&](const QueueCopy::Entry& copy) {
+          return copy.nodes < smallest_ahead ||
+                 (copy.nodes <= pass.timeline().free_nodes() &&
+                  add_saturating(pass.now(), copy.runtime) < window);
+        });
+      };
+      pass.for_each_behind_head(next, [&](std::size_t position, const Job& job) {
         // A window at `now` (a job ahead fits now but did not start) blocks everyone behind
         // it: no planned end is strictly before now. The spec intends this (docs/semantics.md §2.8,
         // item 10).
         if (window <= pass.now()) return false;
-        // A job that can neither start nor lower the smallest job ahead changes nothing.
-        const QueueCopy::Entry& copy = queue_copy_.at(position);
-        if (copy.nodes >= smallest_ahead && (copy.nodes > pass.timeline().free_nodes() ||
-                                             add_saturating(pass.now(), copy.runtime) >= window)) {
-          return true;
-        }
         // A window that waits on a job without a run limit is unknown: nothing backfills.
         if (window == kNever && pass.timeline().waits_on_unlimited(smallest_ahead)) return false;
         QueueGate& gate = pass.gate();
