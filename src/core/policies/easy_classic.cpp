@@ -67,7 +67,7 @@ std::vector<const Job*> shortest_first(const SchedulingView& view, std::size_t h
   return behind;
 }
 
-class EasyClassic final : public Policy {
+class EasyClassic final : public QueueCopyPolicy {
  public:
   bool orders_candidates() const override { return true; }
 
@@ -141,22 +141,8 @@ class EasyClassic final : public Policy {
     return started;
   }
 
-  void on_job_queued(const Job& job, std::size_t position) override {
-    queue_copy_.queue(job, position);
-  }
-  void on_queue_reordered(const std::vector<std::size_t>& /*previous_positions*/) override {
-    queue_copy_.reorder();
-  }
-  void on_job_started(const Job& /*job*/, std::size_t position) override {
-    queue_copy_.started(position);
-  }
-  void on_job_removed(const Job& /*job*/, std::size_t position) override {
-    queue_copy_.removed(position);
-  }
-
  private:
   ReservationClock clock_;
-  QueueCopy queue_copy_;
 };
 
 }  // namespace

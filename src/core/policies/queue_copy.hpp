@@ -64,6 +64,26 @@ class QueueCopy {
   std::size_t stale_from_ = 0;        // entries from here on may not be in smallest_
 };
 
+// A policy whose passes walk a QueueCopy: the Scheduler's queue events reach the copy.
+class QueueCopyPolicy : public Policy {
+ public:
+  void on_job_queued(const Job& job, std::size_t position) override {
+    queue_copy_.queue(job, position);
+  }
+  void on_queue_reordered(const std::vector<std::size_t>& /*previous_positions*/) override {
+    queue_copy_.reorder();
+  }
+  void on_job_started(const Job& /*job*/, std::size_t position) override {
+    queue_copy_.started(position);
+  }
+  void on_job_removed(const Job& /*job*/, std::size_t position) override {
+    queue_copy_.removed(position);
+  }
+
+ protected:
+  QueueCopy queue_copy_;
+};
+
 template <class MayMatter>
 std::size_t QueueCopy::next(std::size_t position, MayMatter may_matter) {
   if (entries_.size() - first_ < queue_.size()) read_rest();

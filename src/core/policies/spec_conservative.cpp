@@ -22,7 +22,7 @@
 namespace batfill {
 namespace {
 
-class SpecConservative final : public Policy {
+class SpecConservative final : public QueueCopyPolicy {
  public:
   // The spec plans CONSERVATIVE with walltimes only (docs/semantics.md §2.9).
   bool plans_with_predictions() const override { return false; }
@@ -71,22 +71,8 @@ class SpecConservative final : public Policy {
     return pass.take_started();
   }
 
-  void on_job_queued(const Job& job, std::size_t position) override {
-    queue_copy_.queue(job, position);
-  }
-  void on_queue_reordered(const std::vector<std::size_t>& /*previous_positions*/) override {
-    queue_copy_.reorder();
-  }
-  void on_job_started(const Job& /*job*/, std::size_t position) override {
-    queue_copy_.started(position);
-  }
-  void on_job_removed(const Job& /*job*/, std::size_t position) override {
-    queue_copy_.removed(position);
-  }
-
  private:
   ReservationClock clock_;
-  QueueCopy queue_copy_;
 };
 
 }  // namespace

@@ -14,7 +14,7 @@
 namespace batfill {
 namespace {
 
-class SpecEasy final : public Policy {
+class SpecEasy final : public QueueCopyPolicy {
  public:
   std::vector<const Job*> select_jobs_to_start(const SchedulingView& view) override {
     if (view.free_nodes == 0) return {};  // every job needs at least one node
@@ -54,22 +54,8 @@ class SpecEasy final : public Policy {
     return pass.take_started();
   }
 
-  void on_job_queued(const Job& job, std::size_t position) override {
-    queue_copy_.queue(job, position);
-  }
-  void on_queue_reordered(const std::vector<std::size_t>& /*previous_positions*/) override {
-    queue_copy_.reorder();
-  }
-  void on_job_started(const Job& /*job*/, std::size_t position) override {
-    queue_copy_.started(position);
-  }
-  void on_job_removed(const Job& /*job*/, std::size_t position) override {
-    queue_copy_.removed(position);
-  }
-
  private:
   ReservationClock clock_;
-  QueueCopy queue_copy_;
 };
 
 }  // namespace
