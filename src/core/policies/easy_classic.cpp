@@ -52,7 +52,7 @@ struct BackfillWindow {
 // at every pass: on a loaded machine few jobs behind the head can start. The copy of the queue
 // finds them without reading the others.
 std::vector<const Job*> shortest_first(const SchedulingView& view, std::size_t head,
-                                   const BackfillWindow& window, QueueCopy& copy) {
+                                       const BackfillWindow& window, QueueCopy& copy) {
   const QueueView& queue = view.queue;
   std::vector<const Job*> behind;
   if (window.free_nodes == 0) return behind;
