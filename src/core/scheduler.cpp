@@ -336,28 +336,30 @@ std::vector<std::size_t> Scheduler::reordering(QueueView queue, Time now) const 
 }
 
 // Started jobs sit near the front of a long queue: only the jobs up to the last of them move,
-// the ones kept ahead of it moving back next to the rest, and the front advances.
-// Compares addresses only; the jobs are still in waiting_. Returns where each started job was
-// in the queue, in the order of `started`.
+// the ones kept ahead of it moving back next to the rest, and the front advances. Each started
+// job is found by a plain search for its address: a pass starts few jobs, and a search that
+// compares addresses only runs through even a long queue quickly (the jobs are still in
+// waiting_). Returns where each started job was in the queue, in the order of `started`.
 std::vector<std::size_t> Scheduler::remove_from_queue(const std::vector<const Job*>& started) {
-  std::vector<std::size_t> positions(started.size());
-  std::size_t to_remove = started.size();
   const auto front = waiting_begin();
-  auto kept = front;
-  auto it = front;
-  for (; it != queue_.end() && to_remove > 0; ++it) {
-    const auto match =
-        std::lower_bound(started.begin(), started.end(), *it, std::less<const Job*>());
-    if (match != started.end() && *match == *it) {
-      positions[static_cast<std::size_t>(match - started.begin())] =
-          static_cast<std::size_t>(it - front);
-      --to_remove;
-    } else {
-      *kept++ = *it;
+  std::vector<std::size_t> positions(started.size());
+  for (std::size_t i = 0; i < started.size(); ++i) {
+    const auto found = std::find(front, queue_.end(), started[i]);
+    if (found == queue_.end()) {
+      throw std::logic_error("policy started job '" + started[i]->id + "', which is not queued");
     }
+    positions[i] = static_cast<std::size_t>(found - front);
   }
-  std::move_backward(front, kept, it);
-  queue_front_ += static_cast<std::size_t>(it - kept);
+  std::vector<std::size_t> removed = positions;
+  std::sort(removed.begin(), removed.end());
+  // The kept jobs between the removed ones move back, from the last gap to the first.
+  auto kept_end = front + static_cast<std::ptrdiff_t>(removed.back()) + 1;
+  for (std::size_t i = removed.size(); i-- > 0;) {
+    const std::size_t gap_begin = i == 0 ? 0 : removed[i - 1] + 1;
+    kept_end = std::move_backward(front + static_cast<std::ptrdiff_t>(gap_begin),
+                                  front + static_cast<std::ptrdiff_t>(removed[i]), kept_end);
+  }
+  queue_front_ += removed.size();
   if (2 * queue_front_ >= queue_.size()) {
     queue_.erase(queue_.begin(), waiting_begin());
     queue_front_ = 0;

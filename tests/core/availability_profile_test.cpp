@@ -6,7 +6,7 @@
 
 #include <random>
 
-#include "batfill/core/freed_capacity_log.hpp"
+#include "conservative/freed_capacity_log.hpp"
 
 namespace batfill {
 namespace {

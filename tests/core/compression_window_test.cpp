@@ -1,7 +1,7 @@
 // The compression window of classic conservative backfilling (docs/semantics.md §2.5): what it
 // gives back and when a compression is due, read by hand from the rules in its header.
 
-#include "batfill/core/compression_window.hpp"
+#include "conservative/compression_window.hpp"
 
 #include <gtest/gtest.h>
 

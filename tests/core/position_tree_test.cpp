@@ -1,6 +1,6 @@
 // The position tree against a plain scan, and the profile's most_free against free_at.
 
-#include "batfill/core/position_tree.hpp"
+#include "conservative/position_tree.hpp"
 
 #include <gtest/gtest.h>
 

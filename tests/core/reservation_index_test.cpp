@@ -1,7 +1,7 @@
 // The reservation index of classic conservative backfilling: its queries against what its
 // entries say, read by hand, and check_invariants() after every kind of change.
 
-#include "batfill/core/reservation_index.hpp"
+#include "conservative/reservation_index.hpp"
 
 #include <gtest/gtest.h>
 

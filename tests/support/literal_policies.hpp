@@ -23,7 +23,7 @@ struct RunningEnd {
 };
 
 // "Calculate Reservation": the first planned end at which free + freed-so-far reaches `needed`.
-Time literal_reservation(Time now, int free_nodes, std::vector<RunningEnd> running, int needed) {
+inline Time literal_reservation(Time now, int free_nodes, std::vector<RunningEnd> running, int needed) {
   if (free_nodes >= needed) return now;
   std::sort(running.begin(), running.end(),
             [](const RunningEnd& a, const RunningEnd& b) { return a.end < b.end; });
@@ -137,6 +137,50 @@ class LiteralConservativeClassic final : public Policy {
   std::map<const Job*, std::pair<Time, Time>> slots_;  // of the waiting jobs
   std::map<JobId, std::pair<Time, Time>> running_;
   bool completed_ = false;
+};
+
+// Classic EASY as docs/semantics.md §2.4 states it, one sweep in queue order, and FCFS as §2.6
+// states it (`easy_classic` false): the head cascade, then the shadow time and extra nodes
+// recomputed from the running jobs by hand. For jobs that all have a run limit, one implicit
+// queue and no predictions.
+class LiteralEasyClassic final : public Policy {
+ public:
+  explicit LiteralEasyClassic(bool easy_classic) : easy_classic_(easy_classic) {}
+
+  std::vector<const Job*> select_jobs_to_start(const SchedulingView& view) override {
+    int free_nodes = view.free_nodes;
+    std::vector<RunningEnd> running;
+    for (const auto& [end, nodes] : *view.releases) running.push_back({end, nodes});
+    std::vector<const Job*> started;
+    auto start = [&](const Job* job) {
+      free_nodes -= job->nodes;
+      running.push_back({view.now + job->time_limit, job->nodes});
+      started.push_back(job);
+    };
+    std::size_t head = 0;
+    while (head < view.queue.size() && view.queue[head]->nodes <= free_nodes) {
+      start(view.queue[head++]);
+    }
+    if (!easy_classic_ || head == view.queue.size()) return started;
+    const int needed = view.queue[head]->nodes;
+    const Time shadow = literal_reservation(view.now, free_nodes, running, needed);
+    int extra = free_nodes - needed;
+    for (const RunningEnd& r : running) extra += r.end <= shadow ? r.nodes : 0;
+    for (std::size_t i = head + 1; i < view.queue.size() && free_nodes > 0; ++i) {
+      const Job* job = view.queue[i];
+      if (job->nodes > free_nodes) continue;
+      if (view.now + job->time_limit <= shadow) {
+        start(job);
+      } else if (job->nodes <= extra) {
+        extra -= job->nodes;
+        start(job);
+      }
+    }
+    return started;
+  }
+
+ private:
+  bool easy_classic_;
 };
 
 }  // namespace batfill::testing

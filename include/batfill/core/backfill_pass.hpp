@@ -34,6 +34,10 @@ class BackfillPass {
   // order, until visit returns false. visit may call start(position).
   template <class Visit>
   void for_each_behind_head(Visit visit);
+  // The same, visiting only the positions `next` leads to: next(position) is the first position
+  // from `position` on that the walk must visit (one past the queue when none is).
+  template <class Next, class Visit>
+  void for_each_behind_head(Next next, Visit visit);
 
   // Starts the waiting job at `position` in the queue.
   void start(std::size_t position);
@@ -54,10 +58,16 @@ class BackfillPass {
 
 template <class Visit>
 void BackfillPass::for_each_behind_head(Visit visit) {
+  for_each_behind_head([](std::size_t position) { return position; }, visit);
+}
+
+template <class Next, class Visit>
+void BackfillPass::for_each_behind_head(Next next, Visit visit) {
   // started_positions_ only grows at the position being visited, so one cursor moving forward
   // with the walk tells which positions to skip.
   std::size_t cursor = 0;
-  for (std::size_t position = head_ + 1; position < queue_.size(); ++position) {
+  for (std::size_t position = next(head_ + 1); position < queue_.size();
+       position = next(position + 1)) {
     while (cursor < started_positions_.size() && started_positions_[cursor] < position) ++cursor;
     if (cursor < started_positions_.size() && started_positions_[cursor] == position) continue;
     if (!visit(position, *queue_[position])) return;

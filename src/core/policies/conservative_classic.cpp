@@ -34,10 +34,10 @@
 #include <utility>
 
 #include "batfill/core/availability_profile.hpp"
-#include "batfill/core/compression_window.hpp"
 #include "batfill/core/policy.hpp"
 #include "batfill/core/queue_rules.hpp"
-#include "batfill/core/reservation_index.hpp"
+#include "conservative/compression_window.hpp"
+#include "conservative/reservation_index.hpp"
 
 namespace batfill {
 namespace {

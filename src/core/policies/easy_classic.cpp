@@ -17,11 +17,11 @@
 // shadow time or fits in the extra nodes.
 
 #include <algorithm>
-#include <iterator>
 
 #include "batfill/core/policy.hpp"
 #include "batfill/core/queue_rules.hpp"
 #include "batfill/core/release_timeline.hpp"
+#include "queue_copy.hpp"
 
 namespace batfill {
 namespace {
@@ -40,32 +40,39 @@ struct BackfillWindow {
     return job.nodes <= free_nodes && job.has_time_limit() &&
            (planned_end(job, now) <= shadow_time || job.nodes <= extra_nodes);
   }
+  // The same test on a job's copy, without the run limit: it refuses no job admits.
+  bool may_admit(const QueueCopy::Entry& copy) const {
+    return copy.nodes <= free_nodes &&
+           (add_saturating(now, copy.runtime) <= shadow_time || copy.nodes <= extra_nodes);
+  }
 };
 
-// The jobs behind the head that the window admits, in the order they are tried. Leaving the
-// others out first changes no decision, but spares copying and (SJBF) sorting a long queue at
-// every pass: on a loaded machine few jobs behind the head can start.
-std::vector<const Job*> candidates(const SchedulingView& view, std::size_t head,
-                                   const BackfillWindow& window) {
+// The jobs behind the head that the window admits, by increasing predicted runtime (SJBF).
+// Leaving the others out first changes no decision, but spares copying and sorting a long queue
+// at every pass: on a loaded machine few jobs behind the head can start. The copy of the queue
+// finds them without reading the others.
+std::vector<const Job*> shortest_first(const SchedulingView& view, std::size_t head,
+                                       const BackfillWindow& window, QueueCopy& copy) {
   const QueueView& queue = view.queue;
   std::vector<const Job*> behind;
   if (window.free_nodes == 0) return behind;
-  std::copy_if(queue.begin() + static_cast<std::ptrdiff_t>(head) + 1, queue.end(),
-               std::back_inserter(behind),
-               [&window](const Job* job) { return window.admits(*job); });
-  if (view.backfill_order == BackfillOrder::kShortestFirst) {
-    std::stable_sort(behind.begin(), behind.end(), [](const Job* a, const Job* b) {
-      return planned_runtime(*a) < planned_runtime(*b);
-    });
+  auto may_admit = [&window](const QueueCopy::Entry& entry) { return window.may_admit(entry); };
+  for (std::size_t position = copy.next(head + 1, may_admit); position < queue.size();
+       position = copy.next(position + 1, may_admit)) {
+    if (window.admits(*queue[position])) behind.push_back(queue[position]);
   }
+  std::stable_sort(behind.begin(), behind.end(), [](const Job* a, const Job* b) {
+    return planned_runtime(*a) < planned_runtime(*b);
+  });
   return behind;
 }
 
-class EasyClassic final : public Policy {
+class EasyClassic final : public QueueCopyPolicy {
  public:
   bool orders_candidates() const override { return true; }
 
   std::vector<const Job*> select_jobs_to_start(const SchedulingView& view) override {
+    queue_copy_.follow(view.queue);
     std::vector<const Job*> started;
     ReleaseTimeline timeline(view);
     QueueGate gate(view, &clock_);
@@ -100,12 +107,10 @@ class EasyClassic final : public Policy {
     if (shadow_time == kNever && timeline.waits_on_unlimited(head_nodes)) return started;
     // Counts every job released at the shadow time, as the head may use all of them.
     int extra_nodes = timeline.free_nodes_at(shadow_time) - head_nodes;
-    const BackfillWindow window{view.now, shadow_time, timeline.free_nodes(), extra_nodes};
-    for (const Job* job : candidates(view, head, window)) {
-      if (timeline.free_nodes() == 0) break;
+    auto try_backfill = [&](const Job* job) {
       if (job->nodes > timeline.free_nodes() || !job->has_time_limit() ||
           !gate.within_limits(*job)) {
-        continue;
+        return;
       }
       // Ending by the shadow time uses the head's reserved nodes: only backfill queues may.
       if (gate.may_backfill(*job) && planned_end(*job, view.now) <= shadow_time) {
@@ -114,6 +119,24 @@ class EasyClassic final : public Policy {
         extra_nodes -= job->nodes;
         start(job);
       }
+    };
+    if (view.backfill_order == BackfillOrder::kShortestFirst) {
+      const BackfillWindow window{view.now, shadow_time, timeline.free_nodes(), extra_nodes};
+      for (const Job* job : shortest_first(view, head, window, queue_copy_)) {
+        if (timeline.free_nodes() == 0) break;
+        try_backfill(job);
+      }
+      return started;
+    }
+    // In queue order the window the walk skips by follows the nodes still free and extra: a
+    // job it refuses, try_backfill would refuse.
+    auto may_admit = [&](const QueueCopy::Entry& entry) {
+      return BackfillWindow{view.now, shadow_time, timeline.free_nodes(), extra_nodes}.may_admit(
+          entry);
+    };
+    for (std::size_t position = queue_copy_.next(head + 1, may_admit); position < queue.size();
+         position = queue_copy_.next(position + 1, may_admit)) {
+      try_backfill(queue[position]);
     }
     return started;
   }

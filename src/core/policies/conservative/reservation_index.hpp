@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "batfill/common/time.hpp"
-#include "batfill/core/freed_capacity_log.hpp"
 #include "batfill/core/job.hpp"
-#include "batfill/core/position_tree.hpp"
+#include "freed_capacity_log.hpp"
+#include "position_tree.hpp"
 
 namespace batfill {
 

@@ -20,8 +20,8 @@
 #include <utility>
 
 #include "batfill/common/time.hpp"
-#include "batfill/core/freed_capacity_log.hpp"
-#include "batfill/core/reservation_index.hpp"
+#include "freed_capacity_log.hpp"
+#include "reservation_index.hpp"
 
 namespace batfill {
 

@@ -1,4 +1,4 @@
-#include "batfill/core/reservation_index.hpp"
+#include "reservation_index.hpp"
 
 #include <algorithm>
 #include <stdexcept>

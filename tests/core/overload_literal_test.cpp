@@ -1,0 +1,90 @@
+// Every policy against its literal transcription (tests/support/literal_policies.hpp) on random
+// overloaded workloads: jobs arrive many times faster than the machine runs them, so the wait
+// queue holds a hundred jobs and more, and the policies' indexes over a long queue (the copy of
+// the queue with its blocks, the reservation index, compression's shortcuts) are what decides.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "../support/literal_policies.hpp"
+#include "batfill/core/instant_replay.hpp"
+
+namespace batfill {
+namespace {
+
+// About ten times the work the machine can do: one job every two seconds on average, of four
+// nodes and eighty seconds on average, on 16 nodes. Half the jobs end before their limit, so
+// reservations move and shadows change.
+std::vector<testing::TraceJob> overloaded_trace(unsigned seed, int machine) {
+  std::mt19937 random(seed);
+  auto uniform = [&](int low, int high) {
+    return std::uniform_int_distribution<int>(low, high)(random);
+  };
+  std::vector<testing::TraceJob> trace;
+  int submit = 0;
+  for (int i = 0; i < 200; ++i) {
+    submit += uniform(0, 4);
+    testing::TraceJob t;
+    t.job.id = std::to_string(i);
+    t.job.submit_time = from_seconds(submit);
+    t.job.nodes = uniform(0, 4) == 0 ? uniform(1, machine) : uniform(1, 4);
+    t.job.time_limit = from_seconds(uniform(1, 20) * 10);
+    t.runtime = uniform(0, 1) == 0 ? from_seconds(uniform(0, 200)) : t.job.time_limit;
+    trace.push_back(t);
+  }
+  return trace;
+}
+
+// The most jobs waiting at once, from the submissions and the starts of a replay.
+std::size_t peak_waiting(const std::vector<testing::TraceJob>& trace,
+                         const testing::ReplayResult& result) {
+  std::vector<std::pair<Time, int>> changes;
+  for (const testing::TraceJob& t : trace) {
+    changes.emplace_back(t.job.submit_time, 1);
+    changes.emplace_back(result.start.at(t.job.id), -1);
+  }
+  std::sort(changes.begin(), changes.end());  // a start before a submission at one instant
+  int waiting = 0;
+  int peak = 0;
+  for (const auto& [time, change] : changes) peak = std::max(peak, waiting += change);
+  return static_cast<std::size_t>(peak);
+}
+
+std::unique_ptr<Policy> literal_of(const std::string& policy) {
+  if (policy == "none") return std::make_unique<testing::LiteralEasyClassic>(false);
+  if (policy == "easy") return std::make_unique<testing::LiteralSpecPolicy>(false);
+  if (policy == "conservative") return std::make_unique<testing::LiteralSpecPolicy>(true);
+  if (policy == "easy-classic") return std::make_unique<testing::LiteralEasyClassic>(true);
+  return std::make_unique<testing::LiteralConservativeClassic>();
+}
+
+TEST(OverloadedLiteral, EveryPolicyMatchesItsLiteralTranscription) {
+  constexpr int kMachine = 16;
+  for (const QueueOrder order : {QueueOrder::kFcfs, QueueOrder::kLcfs}) {
+    SchedulerOptions options;
+    options.order = order;
+    for (unsigned seed = 1; seed <= 4; ++seed) {
+      const std::vector<testing::TraceJob> trace = overloaded_trace(seed, kMachine);
+      for (const std::string policy :
+           {"none", "easy", "conservative", "easy-classic", "conservative-classic"}) {
+        const testing::ReplayResult literal =
+            testing::replay(trace, kMachine, literal_of(policy), options);
+        const testing::ReplayResult fast = testing::replay(trace, kMachine, policy, options);
+        ASSERT_EQ(fast.start.size(), trace.size()) << policy << " seed " << seed;
+        // Long queues, or the indexes would not be tested: well past the copy's blocks.
+        EXPECT_GE(peak_waiting(trace, fast), 100u) << policy << " seed " << seed;
+        ASSERT_EQ(fast.start, literal.start) << policy << " " << to_string(order) << " seed "
+                                             << seed;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace batfill
