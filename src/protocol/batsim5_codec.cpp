@@ -626,4 +626,13 @@ EdcHello decode_hello(std::string_view json) {
   });
 }
 
+std::string write_stop_notice(const std::string& what) {
+  std::string field = "batfill error: ";
+  for (const char c : what.substr(0, 500)) {
+    const bool plain = c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+    field += plain ? c : ' ';
+  }
+  return R"({"now":0.0,"events":[],")" + field + R"(":0})";
+}
+
 }  // namespace batfill::protocol::batsim5

@@ -452,6 +452,17 @@ Message parse_message(std::string_view json) {
   });
 }
 
+bool has_batsim4_envelope(std::string_view json) {
+  rapidjson::Document document;
+  if (parse_json(document, json).IsError() || !document.IsObject()) return false;
+  const auto events = document.FindMember("events");
+  if (events == document.MemberEnd() || !events->value.IsArray()) return false;
+  for (const Value& event : events->value.GetArray()) {
+    if (!event.IsObject() || !event.HasMember("type")) return false;
+  }
+  return true;
+}
+
 std::string write_message(const Message& message) {
   rapidjson::StringBuffer buffer;
   Writer writer(buffer);

@@ -31,6 +31,11 @@ class ProtocolError : public std::runtime_error {
 // set or time, or an unknown event type.
 Message parse_message(std::string_view json);
 
+// Whether `json` has Batsim 4's envelope: an object whose `events` are objects each with a
+// `type` (Batsim 5's have an `event_type`), whatever their data. To tell a Batsim 4 that speaks
+// to a Batsim 5 serve what it speaks, even when its message would not parse.
+bool has_batsim4_envelope(std::string_view json);
+
 // Throws std::invalid_argument for a message Batsim would abort on and batfill must never
 // send: an EXECUTE_JOB with an empty allocation, or a time that is "never".
 std::string write_message(const Message& message);

@@ -1,4 +1,4 @@
-#include "batfill/simulator/edc_library.hpp"
+#include "batfill/transport/edc_library.hpp"
 
 #include <dlfcn.h>
 
@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string_view>
 
-namespace batfill::simulator {
+namespace batfill::transport {
 namespace {
 
 using Init = std::uint8_t (*)(const std::uint8_t*, std::uint32_t, std::uint32_t*, std::uint8_t**,
@@ -120,4 +120,4 @@ protocol::Message EdcLibrary::exchange(const protocol::Message& request) {
   }
 }
 
-}  // namespace batfill::simulator
+}  // namespace batfill::transport
