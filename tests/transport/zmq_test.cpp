@@ -83,15 +83,15 @@ TEST(Zmq, ServeRunsAScriptedSimulationOverLoopbackTcp) {
 
   EXPECT_EQ(decisions(batsim.exchange(request(
                 from_seconds(41),
-                {JobCompleted{"w0!c", "COMPLETED_SUCCESSFULLY", 0, parse_machine_set("2-3")}}))),
+                {JobCompleted{"w0!c", JobState::kSucceeded, 0, parse_machine_set("2-3")}}))),
             "");
   EXPECT_EQ(decisions(batsim.exchange(request(
                 from_seconds(60),
-                {JobCompleted{"w0!a", "COMPLETED_SUCCESSFULLY", 0, parse_machine_set("0-1")}}))),
+                {JobCompleted{"w0!a", JobState::kSucceeded, 0, parse_machine_set("0-1")}}))),
             "EXECUTE_JOB w0!b 0-3; ");
   EXPECT_EQ(decisions(batsim.exchange(request(
                 from_seconds(90),
-                {JobCompleted{"w0!b", "COMPLETED_SUCCESSFULLY", 0, parse_machine_set("0-3")}}))),
+                {JobCompleted{"w0!b", JobState::kSucceeded, 0, parse_machine_set("0-3")}}))),
             "");
   const Message end = batsim.exchange(request(from_seconds(90), {SimulationEnds{}}));
   EXPECT_TRUE(end.events.empty());

@@ -72,7 +72,7 @@ std::string encode(const Message& message);
 
 // The reply that stops a real Batsim 5.0.0-rc2 at once with `what` in its error: a message its
 // flatbuffers parser refuses, naming an unknown field that holds the error (docs/protocol.md
-// "Quirks of the real 5.0.0-rc2"). `what` is cut to 500 printable ASCII characters.
+// "Quirks of the real 5.0.0-rc2"), stop_notice_text(what).
 std::string write_stop_notice(const std::string& what);
 
 // A message holding only an EDCHello, at time 0, as batsim_edc_init replies.
