@@ -40,26 +40,20 @@ std::string without_format_key(rapidjson::Document& document) {
 
 InitSettings read_init_string(std::string_view init, const Settings& base) {
   while (!init.empty() && init.back() == '\0') init.remove_suffix(1);
-  InitSettings read;
+  InitSettings read{base, false};
   if (init.find_first_not_of(" \t\r\n") != std::string_view::npos) {
     rapidjson::Document document;
     if (parse_json(document, init).IsError() || !document.IsObject()) {
       throw std::invalid_argument("init string is not a JSON object: '" + std::string(init) + "'");
     }
-    read.settings = without_format_key(document);
-  }
-  // Settings that are each valid may still not combine (a backfill order the policy cannot
-  // follow): refused now, at init, not at SimulationBegins.
-  Settings settings = base;
-  if (!read.settings.empty()) settings_from_json(read.settings).apply_to(settings);
-  try {
-    check_settings(settings);
-  } catch (const std::exception& e) {
-    throw std::invalid_argument(std::string("init string: ") + e.what());
+    // Settings that are each valid may still not combine (a backfill order the policy cannot
+    // follow): refused now, at init, not at SimulationBegins.
+    const std::string settings = without_format_key(document);
+    if (!settings.empty()) apply_settings_json(settings, "init string", read.settings);
   }
   // Only the clairvoyant predictor reads the runtime, from the job's delay profile
   // (docs/semantics.md §2.9); other runs spare Batsim the profile in every submission.
-  read.forward_profiles = settings.scheduler.predictor == "clairvoyant";
+  read.forward_profiles = read.settings.scheduler.predictor == "clairvoyant";
   return read;
 }
 
@@ -87,19 +81,21 @@ std::string handshake_reply(std::uint32_t flags, std::string_view message) {
 }
 
 Batsim5Session::Batsim5Session(const Settings& settings, Log log)
-    : log_(log),
-      adapter_(settings.policy, settings.scheduler, log, settings.batching) {}
+    : settings_(settings), log_(log) {
+  check_settings(settings_);
+}
 
 const std::string& Batsim5Session::initialise(std::string_view init) {
-  const InitSettings settings =
-      read_init_string(init, Settings{adapter_.policy(), adapter_.options(), adapter_.batching()});
-  settings_ = settings.settings;
-  hello_ = protocol::batsim5::encode_hello({kName, kVersion, "", settings.forward_profiles});
-  initialised_ = true;
+  const InitSettings read = read_init_string(init, settings_);
+  // Batsim 5 has no sched-config: the init string's settings are the adapter's from the start.
+  adapter_ = std::make_unique<BatsimAdapter>(read.settings.policy, read.settings.scheduler, log_,
+                                             read.settings.batching);
+  hello_ = protocol::batsim5::encode_hello({kName, kVersion, "", read.forward_profiles});
   return hello_;
 }
 
 std::string Batsim5Session::decide(std::string_view request) {
+  if (adapter_ == nullptr) throw RequestError("a message before a successful init");
   const NumberedRequest numbered(log_, index_++, request);
   return numbered.reply([&] {
     protocol::batsim5::ParsedMessage parsed;
@@ -109,14 +105,7 @@ std::string Batsim5Session::decide(std::string_view request) {
       for (const std::string& ignored : parsed.ignored) {
         log_.info("message " + numbered.number() + ", " + ignored);
       }
-      // Batsim 5 has no sched-config: the init string carries the settings, applied where
-      // Batsim 4's are, at SIMULATION_BEGINS.
-      for (protocol::Event& event : parsed.message.events) {
-        if (auto* begins = std::get_if<protocol::SimulationBegins>(&event.data)) {
-          begins->sched_config = settings_;
-        }
-      }
-      return protocol::batsim5::encode(adapter_.exchange(parsed.message));
+      return protocol::batsim5::encode(adapter_->exchange(parsed.message));
     } catch (const std::exception& e) {
       // The adapter names Batsim 4's events and fields; the user wrote Batsim 5's.
       throw std::runtime_error(parsed.in_batsim5_terms(e.what()));
@@ -134,21 +123,21 @@ std::string Batsim5Session::handshake(std::string_view request) {
   try {
     return handshake_reply(protocol::batsim5::kFormatJson, initialise(init_of_handshake(request)));
   } catch (const std::exception& e) {
-    throw RequestError(std::string("init message: ") + e.what());
+    throw RequestError(e.what());
   }
 }
 
 std::string Batsim5Session::reply_to(std::string_view request) {
-  return initialised_ ? decide(request) : handshake(request);
+  return adapter_ != nullptr ? decide(request) : handshake(request);
 }
 
 std::string Batsim5Session::next_request() const {
-  return initialised_ ? "message #" + std::to_string(index_) : "the init message";
+  return adapter_ != nullptr ? "message #" + std::to_string(index_) : "the init message";
 }
 
 std::string Batsim5Session::stop_notice(const std::string& what) const {
   if (batsim4_peer_) return stop_notice_in(Protocol::kBatsim4, false, what);
-  return stop_notice_in(Protocol::kBatsim5, !initialised_, what);
+  return stop_notice_in(Protocol::kBatsim5, adapter_ == nullptr, what);
 }
 
 }  // namespace batfill::adapter

@@ -302,11 +302,9 @@ void BatsimAdapter::apply_sched_config(const std::string& text, const EventPosit
   Settings settings{policy_, options_, batching_};
   SettingValues given;
   try {
-    given = settings_from_json(text);
-    given.apply_to(settings);
-    check_settings(settings);
+    given = apply_settings_json(text, "field 'config.sched-config'", settings);
   } catch (const std::invalid_argument& e) {
-    fail(where, std::string("field 'config.sched-config': ") + e.what());
+    fail(where, e.what());
   }
   policy_ = settings.policy;
   options_ = settings.scheduler;

@@ -274,12 +274,7 @@ void print_summary(const workload::JobStream& jobs, const simulator::SimulationR
 adapter::Settings settings_in_force(const po::variables_map& values, adapter::Settings settings) {
   const std::string& text = values["sched-cfg"].as<std::string>();
   if (text.empty()) return settings;
-  try {
-    adapter::settings_from_json(text).apply_to(settings);
-    adapter::check_settings(settings);
-  } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument(std::string("--sched-cfg: ") + e.what());
-  }
+  adapter::apply_settings_json(text, "--sched-cfg", settings);
   return settings;
 }
 

@@ -114,7 +114,7 @@ TEST(Batsim5Session, AnInitMessageOfTheWrongLengthIsNamed) {
   std::string error;
   replies_of(session, {std::string("\x09\0\0\0{}", 6)}, error);
   EXPECT_EQ(error,
-            "init message: the init message announces 9 bytes of init string but holds 2 (is "
+            "the init message announces 9 bytes of init string but holds 2 (is "
             "Batsim 4 talking to --protocol batsim5?)");
 }
 

@@ -68,12 +68,14 @@ std::string oversized_job(Protocol protocol, const std::string& id) {
 // it all the same. With linger 0 libzmq discards it at serve's exit, and the peer never gets it.
 TEST_P(ServeLoop, TheLastReplyReachesAPeerThatReadsAfterServeBeganToExit) {
   const IpcEndpoint ipc("linger");
-  ServeThread server(options(ipc.endpoint));
+  ServeOptions served = options(ipc.endpoint);
+  served.timeout = kLongBound;
+  ServeThread server(served);
   zmq::context_t context;
   zmq::socket_t batsim(context, zmq::socket_type::dealer);
   batsim.set(zmq::sockopt::linger, 0);
   batsim.set(zmq::sockopt::rcvhwm, 1);
-  batsim.set(zmq::sockopt::rcvtimeo, 10'000);
+  batsim.set(zmq::sockopt::rcvtimeo, 60'000);
   batsim.connect(ipc.endpoint);
   std::vector<std::string> requests = run().opening;
   for (int job = 0; job < 4; ++job) {
@@ -95,7 +97,7 @@ TEST_P(ServeLoop, TheLastReplyReachesAPeerThatReadsAfterServeBeganToExit) {
     last = text.to_string();
   }
   EXPECT_EQ(last, run().ends_reply);
-  EXPECT_EQ(server.wait(), kServeEnded) << server.errors.str();
+  EXPECT_EQ(server.wait(kLongBound), kServeEnded) << server.errors.str();
 }
 
 // The TCP port of a tcp://HOST:PORT endpoint.
@@ -189,14 +191,17 @@ TEST_P(ServeLoop, ASecondBatsimIsRefusedAndTheFirstGoesOn) {
 
 // 70 MiB, above the 64 MiB cap: libzmq drops the sender before reading it (ZMQ_MAXMSGSIZE), and
 // serve, seeing the connection closed, says why it may have been.
+// Written before serve's clock runs: on a loaded machine, making and sending 70 MiB may take
+// seconds, which this test's longer bound allows too.
 TEST_P(ServeLoop, AMessageLargerThanTheCapEndsTheRun) {
-  const ServeOptions served = options(tcp_loopback_endpoint());
+  const std::string huge = R"({"now":0,"events":[],"pad":")" + std::string(70 << 20, 'x') + "\"}";
+  ServeOptions served = options(tcp_loopback_endpoint());
+  served.timeout = kLongBound;
   ServeThread server(served);
   RawBatsim batsim(served.endpoint);
   ASSERT_TRUE(open(batsim));
-  const std::string huge = R"({"now":0,"events":[],"pad":")" + std::string(70 << 20, 'x') + "\"}";
   batsim.socket.send(zmq::buffer(huge));
-  EXPECT_EQ(server.wait(), kServeSocketError);
+  EXPECT_EQ(server.wait(kLongBound), kServeSocketError);
   EXPECT_NE(server.errors.str().find("Batsim closed the connection on " + served.endpoint +
                                      " before message #1: it exited or crashed, or sent a "
                                      "message larger than 64 MiB"),

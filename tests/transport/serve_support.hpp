@@ -21,6 +21,8 @@ namespace batfill::transport::testing {
 using namespace std::chrono_literals;
 
 inline constexpr auto kBound = std::chrono::seconds(10);  // on every wait; tests take ms
+// For a test that moves tens of megabytes, on a machine other work may load.
+inline constexpr auto kLongBound = std::chrono::seconds(60);
 
 // A free loopback port: bind to an ephemeral one, note it, release it.
 inline std::string tcp_loopback_endpoint() {
@@ -48,8 +50,8 @@ struct ServeThread {
     options.verbosity = adapter::Verbosity::kQuiet;
     status = std::async(std::launch::async, [this, options] { return serve(options, errors); });
   }
-  int wait() {
-    if (status.wait_for(kBound) != std::future_status::ready) {
+  int wait(std::chrono::seconds bound = kBound) {
+    if (status.wait_for(bound) != std::future_status::ready) {
       ADD_FAILURE() << "serve did not return";
       std::abort();  // a detached serve() would outlive the test's objects
     }
