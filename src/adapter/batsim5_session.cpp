@@ -1,87 +1,65 @@
 #include "batfill/adapter/batsim5_session.hpp"
 
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
 #include <cstring>
-#include <memory>
 #include <stdexcept>
 
-#include "batfill/adapter/batsim5_responder.hpp"
-#include "batfill/adapter/responder.hpp"
+#include "batfill/adapter/settings.hpp"
+#include "batfill/common/json_document.hpp"
+#include "batfill/common/text.hpp"
 #include "batfill/protocol/batsim5_codec.hpp"
+#include "batfill/protocol/codec.hpp"
+#include "batfill/protocol/messages.hpp"
 
 namespace batfill::adapter {
 namespace {
 
-constexpr const char* kPrefix = "batfill serve: ";
+constexpr const char* kFormatKey = "format_json";
+constexpr const char* kName = "batfill";
+constexpr const char* kVersion = BATFILL_VERSION;  // CMake's project() version
 
-// `what` without the message that follows its first line.
-std::string first_line(const std::string& what) { return what.substr(0, what.find('\n')); }
-
-// Sends the stop notice; Batsim may be gone already, which changes nothing.
-void stop_batsim(RequestChannel& channel, const std::string& what) {
-  (void)channel.send(batsim5_stop_notice(first_line(what)));
-}
-
-// The next request, or how the session ends without one.
-bool receive(RequestChannel& channel, std::string& request, const std::string& which,
-             std::ostream& errors, SessionEnd& end) {
-  std::string problem;
-  switch (channel.receive(request, problem)) {
-    case RequestChannel::Received::kRequest:
-      return true;
-    case RequestChannel::Received::kTimeout:
-      errors << kPrefix << "timed out waiting for " << which << " from Batsim on "
-             << channel.name() << "; is it still running?\n";
-      end = SessionEnd::kTimeout;
-      return false;
-    case RequestChannel::Received::kPeerLost:
-      errors << kPrefix << "Batsim closed the connection on " << channel.name() << " before "
-             << which << ": it exited or crashed (docs/protocol.md §1.4)\n";
-      end = SessionEnd::kChannelError;
-      return false;
-    case RequestChannel::Received::kError:
-      break;
+// The settings object without `format_json`, as text.
+std::string without_format_key(rapidjson::Document& document) {
+  if (const auto format = document.FindMember(kFormatKey); format != document.MemberEnd()) {
+    if (!format->value.IsBool() || !format->value.GetBool()) {
+      throw std::invalid_argument(std::string("init string: key '") + kFormatKey +
+                                  "' must be true: batfill speaks batprotocol's JSON format only");
+    }
+    document.RemoveMember(format);
   }
-  errors << kPrefix << "receiving " << which << ": " << problem << '\n';
-  end = SessionEnd::kChannelError;
-  return false;
-}
-
-bool send(RequestChannel& channel, std::string_view reply, const std::string& which,
-          std::ostream& errors) {
-  if (channel.send(reply)) return true;
-  errors << kPrefix << "Batsim closed the connection on " << channel.name()
-         << " while replying to " << which << ": it exited or crashed (docs/protocol.md §1.4)\n";
-  return false;
-}
-
-// The handshake; null (and `end` set) when it failed.
-std::unique_ptr<Batsim5Responder> handshake(RequestChannel& channel,
-                                            const Batsim5ServeSettings& settings,
-                                            const Log& log, std::ostream& errors,
-                                            SessionEnd& end) {
-  std::string request;
-  if (!receive(channel, request, "the init message", errors, end)) return nullptr;
-  std::unique_ptr<Batsim5Responder> responder;
-  try {
-    responder = std::make_unique<Batsim5Responder>(settings.policy, settings.scheduler, log,
-                                                   settings.batching, init_of_handshake(request));
-  } catch (const std::exception& e) {
-    errors << kPrefix << "init message: " << e.what() << '\n';
-    // In the handshake's shape, flags first: Batsim then parses the notice as JSON.
-    (void)channel.send(handshake_reply(protocol::batsim5::kFormatJson,
-                                       batsim5_stop_notice(first_line(e.what()))));
-    end = SessionEnd::kProtocolError;
-    return nullptr;
-  }
-  if (!send(channel, handshake_reply(protocol::batsim5::kFormatJson, responder->hello()),
-            "the init message", errors)) {
-    end = SessionEnd::kChannelError;
-    return nullptr;
-  }
-  return responder;
+  if (document.MemberCount() == 0) return "";
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  document.Accept(writer);
+  return std::string(buffer.GetString(), buffer.GetSize());
 }
 
 }  // namespace
+
+InitSettings read_init_string(std::string_view init, const Settings& base) {
+  while (!init.empty() && init.back() == '\0') init.remove_suffix(1);
+  InitSettings read{base, false};
+  if (init.find_first_not_of(" \t\r\n") != std::string_view::npos) {
+    rapidjson::Document document;
+    if (const rapidjson::ParseResult result = parse_json(document, init); result.IsError()) {
+      throw std::invalid_argument("init string is " + json_error_text(result, init));
+    }
+    if (!document.IsObject()) {
+      throw std::invalid_argument("init string is not a JSON object: " + excerpt(init));
+    }
+    // Settings that are each valid may still not combine (a backfill order the policy cannot
+    // follow): refused now, at init, not at SimulationBegins.
+    const std::string settings = without_format_key(document);
+    if (!settings.empty()) apply_settings_json(settings, "init string", read.settings);
+  }
+  // Only the clairvoyant predictor reads the runtime, from the job's delay profile
+  // (docs/semantics.md §2.9); other runs spare Batsim the profile in every submission.
+  read.forward_profiles = read.settings.scheduler.predictor == "clairvoyant";
+  return read;
+}
 
 std::string_view init_of_handshake(std::string_view request) {
   std::uint32_t length = 0;
@@ -99,45 +77,71 @@ std::string_view init_of_handshake(std::string_view request) {
   return request.substr(sizeof length);
 }
 
-std::string handshake_reply(std::uint32_t flags, std::string_view hello) {
+std::string handshake_reply(std::uint32_t flags, std::string_view message) {
   std::string reply(sizeof flags, '\0');
   std::memcpy(reply.data(), &flags, sizeof flags);
-  reply.append(hello);
+  reply.append(message);
   return reply;
 }
 
-std::string batsim5_stop_notice(const std::string& what) {
-  std::string field = "batfill error: ";
-  for (const char c : what.substr(0, 500)) {
-    const bool plain = c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
-    field += plain ? c : ' ';
-  }
-  return R"({"now":0.0,"events":[],")" + field + R"(":0})";
+Batsim5Session::Batsim5Session(const Settings& settings, Log log)
+    : settings_(settings), log_(log) {
+  check_settings(settings_);
 }
 
-SessionEnd serve_batsim5(RequestChannel& channel, const Batsim5ServeSettings& settings,
-                         std::ostream& errors) {
-  const Log log(settings.verbosity, errors);
-  log.info("waiting for Batsim 5 on " + channel.name());
-  SessionEnd end = SessionEnd::kDone;
-  const std::unique_ptr<Batsim5Responder> responder =
-      handshake(channel, settings, log, errors, end);
-  if (responder == nullptr) return end;
-  for (long index = 0; !responder->finished(); ++index) {
-    const std::string which = "message #" + std::to_string(index);
-    std::string request;
-    if (!receive(channel, request, which, errors, end)) return end;
-    std::string reply;
+const std::string& Batsim5Session::initialise(std::string_view init) {
+  const InitSettings read = read_init_string(init, settings_);
+  // Batsim 5 has no sched-config: the init string's settings are the adapter's from the start.
+  adapter_ = std::make_unique<BatsimAdapter>(read.settings.policy, read.settings.scheduler, log_,
+                                             read.settings.batching);
+  hello_ = protocol::batsim5::encode_hello({kName, kVersion, "", read.forward_profiles});
+  return hello_;
+}
+
+std::string Batsim5Session::decide(std::string_view request) {
+  if (adapter_ == nullptr) throw RequestError("a message before a successful init");
+  const NumberedRequest numbered(log_, index_++, request);
+  return numbered.reply([&] {
+    protocol::batsim5::ParsedMessage parsed;
     try {
-      reply = responder->reply_to(request);
-    } catch (const RequestError& e) {
-      errors << kPrefix << e.what() << '\n';
-      stop_batsim(channel, e.what());
-      return SessionEnd::kProtocolError;
+      parsed = protocol::batsim5::decode(request);
+      numbered.log_parsed();
+      for (const std::string& ignored : parsed.ignored) {
+        log_.info("message " + numbered.number() + ", " + ignored);
+      }
+      return protocol::batsim5::encode(adapter_->exchange(parsed.message));
+    } catch (const std::exception& e) {
+      // The adapter names Batsim 4's events and fields; the user wrote Batsim 5's.
+      throw std::runtime_error(parsed.in_batsim5_terms(e.what()));
     }
-    if (!send(channel, reply, which, errors)) return SessionEnd::kChannelError;
+  });
+}
+
+std::string Batsim5Session::handshake(std::string_view request) {
+  if (!is_batsim5_handshake(request) && protocol::has_batsim4_envelope(request)) {
+    batsim4_peer_ = true;
+    throw RequestError(
+        "the init message is a Batsim 4 message: this is Batsim 4: use `batfill serve "
+        "--protocol batsim4` (the default)");
   }
-  return SessionEnd::kDone;
+  try {
+    return handshake_reply(protocol::batsim5::kFormatJson, initialise(init_of_handshake(request)));
+  } catch (const std::exception& e) {
+    throw RequestError(e.what());
+  }
+}
+
+std::string Batsim5Session::reply_to(std::string_view request) {
+  return adapter_ != nullptr ? decide(request) : handshake(request);
+}
+
+std::string Batsim5Session::next_request() const {
+  return adapter_ != nullptr ? "message #" + std::to_string(index_) : "the init message";
+}
+
+std::string Batsim5Session::stop_notice(const std::string& what) const {
+  if (batsim4_peer_) return stop_notice_in(Protocol::kBatsim4, false, what);
+  return stop_notice_in(Protocol::kBatsim5, adapter_ == nullptr, what);
 }
 
 }  // namespace batfill::adapter

@@ -186,7 +186,7 @@ std::vector<Termination> BatsimAdapter::terminations_of(const Instant& instant, 
     if (active != active_.end() && active->second == JobStage::kRunning) {
       const JobId& id = active->first;
       termination.start_sequence = scheduler_->start_sequence_of(id);
-      termination.at_planned_end = event.completed->job_state == "COMPLETED_WALLTIME_REACHED" ||
+      termination.at_planned_end = event.completed->state == protocol::JobState::kWalltimeReached ||
                                    event.time >= scheduler_->planned_end_of(id, now);
     }
     terminations.push_back(termination);
@@ -317,11 +317,9 @@ void BatsimAdapter::apply_sched_config(const std::string& text, const EventPosit
   Settings settings{policy_, options_, batching_};
   SettingValues given;
   try {
-    given = settings_from_json(text);
-    given.apply_to(settings);
-    check_settings(settings);
+    given = apply_settings_json(text, "field 'config.sched-config'", settings);
   } catch (const std::invalid_argument& e) {
-    fail(where, std::string("field 'config.sched-config': ") + e.what());
+    fail(where, e.what());
   }
   policy_ = settings.policy;
   options_ = settings.scheduler;
@@ -353,8 +351,8 @@ void BatsimAdapter::complete(const JobCompleted& completed, const EventPosition&
                    "' by Batsim's account but was given '" + to_string(given) + "'");
     }
   }
-  if (log_.debugging() && completed.job_state != "COMPLETED_SUCCESSFULLY") {
-    log_.debug(where.text() + ": " + job() + " ended " + completed.job_state);
+  if (log_.debugging() && completed.state != protocol::JobState::kSucceeded) {
+    log_.debug(where.text() + ": " + job() + " ended " + protocol::job_state_name(completed.state));
   }
   if (log_.debugging()) {
     log_.debug(job() + " completed: predicted " +
@@ -409,8 +407,9 @@ void BatsimAdapter::submit(std::vector<std::pair<EventPosition, const JobSubmitt
 }
 
 void BatsimAdapter::notify(const BatsimNotify& notification, const EventPosition& where) {
-  const bool unavailable = notification.type == "event_machine_unavailable";
-  if (unavailable || notification.type == "event_machine_available") {
+  using protocol::Notification;
+  const bool unavailable = notification.kind == Notification::kMachinesUnavailable;
+  if (unavailable || notification.kind == Notification::kMachinesAvailable) {
     const MachineSet all = machine_range(0, scheduler_->machine_count() - 1);
     if (!boost::icl::contains(all, notification.resources)) {
       fail(where, "field 'resources': '" + to_string(notification.resources) +
@@ -424,13 +423,13 @@ void BatsimAdapter::notify(const BatsimNotify& notification, const EventPosition
     }
     log_.info(where.text() + ": machines " + to_string(notification.resources) +
               (unavailable ? " unavailable" : " available"));
-  } else if (notification.type == "no_more_external_event_to_occur") {
+  } else if (notification.kind == Notification::kNoMoreExternalEvents) {
     no_more_external_events_ = true;
-  } else if (notification.type == "no_more_static_job_to_submit") {
+  } else if (notification.kind == Notification::kNoMoreStaticJobs) {
     if (log_.debugging()) log_.debug(where.text() + ": no more static jobs");
   } else {
     // User events are forwarded only with --forward-unknown-events and mean nothing to batfill.
-    log_.warning(where.text() + ": unknown NOTIFY type '" + notification.type + "' ignored");
+    log_.warning(where.text() + ": unknown NOTIFY type '" + notification.other + "' ignored");
   }
 }
 

@@ -370,11 +370,24 @@ void check_settings(const Settings& settings) {
   Scheduler(1, make_policy(settings.policy), settings.scheduler);
 }
 
+SettingValues apply_settings_json(const std::string& text, const std::string& source,
+                                  Settings& settings) {
+  try {
+    SettingValues given = settings_from_json(text);
+    Settings applied = settings;
+    given.apply_to(applied);
+    check_settings(applied);
+    settings = std::move(applied);
+    return given;
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(source.empty() ? e.what() : source + ": " + e.what());
+  }
+}
+
 SettingsOrError parse_settings(const std::string& text) noexcept {
   SettingsOrError result;
   try {
-    settings_from_json(text).apply_to(result.settings);
-    check_settings(result.settings);
+    apply_settings_json(text, "", result.settings);
   } catch (const std::exception& e) {
     result.error = e.what();
   }

@@ -18,16 +18,15 @@
 #include <string>
 #include <vector>
 
-#include "batfill/adapter/batsim5_session.hpp"
 #include "batfill/adapter/batsim_adapter.hpp"
 #include "batfill/adapter/settings.hpp"
 #include "batfill/common/machine_set.hpp"
 #include "batfill/common/text.hpp"
 #include "batfill/core/policy_registry.hpp"
 #include "batfill/core/prediction.hpp"
-#include "batfill/simulator/edc_library.hpp"
 #include "batfill/simulator/outputs.hpp"
 #include "batfill/simulator/simulation.hpp"
+#include "batfill/transport/edc_library.hpp"
 #include "batfill/transport/remote_decision_process.hpp"
 #include "batfill/transport/serve.hpp"
 #include "batfill/workload/job_stream.hpp"
@@ -36,7 +35,6 @@
 #include "option_rules.hpp"
 #include "policy_options.hpp"
 #include "transform_options.hpp"
-#include "zmq_request_channel.hpp"
 
 namespace po = boost::program_options;
 using namespace batfill;
@@ -176,7 +174,7 @@ ChosenDecisionProcess choose_decision_process(const po::variables_map& values,
                                               const cli::PolicyChoice& choice) {
   ChosenDecisionProcess chosen;
   if (values.count("scheduler-library")) {
-    chosen.process = std::make_unique<simulator::EdcLibrary>(
+    chosen.process = std::make_unique<transport::EdcLibrary>(
         values["scheduler-library"].as<std::string>(), values["scheduler-init"].as<std::string>());
     return chosen;
   }
@@ -218,7 +216,7 @@ std::string users_note(const workload::JobStream& jobs, const std::string& predi
 
 std::string scheduler_name(const po::variables_map& values, const ChosenDecisionProcess& chosen,
                            const workload::JobStream& jobs) {
-  if (const auto* library = dynamic_cast<const simulator::EdcLibrary*>(chosen.process.get())) {
+  if (const auto* library = dynamic_cast<const transport::EdcLibrary*>(chosen.process.get())) {
     return "Batsim 5 EDC " + library->hello().name + " " + library->hello().version + " (" +
            library->path() + ")";
   }
@@ -264,12 +262,7 @@ void print_summary(const workload::JobStream& jobs, const simulator::SimulationR
 adapter::Settings settings_in_force(const po::variables_map& values, adapter::Settings settings) {
   const std::string& text = values["sched-cfg"].as<std::string>();
   if (text.empty()) return settings;
-  try {
-    adapter::settings_from_json(text).apply_to(settings);
-    adapter::check_settings(settings);
-  } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument(std::string("--sched-cfg: ") + e.what());
-  }
+  adapter::apply_settings_json(text, "--sched-cfg", settings);
   return settings;
 }
 
@@ -320,33 +313,6 @@ int simulate(const std::vector<std::string>& arguments) {
   return 0;
 }
 
-// Batsim 5's process mode: the same settings, batprotocol over a ZeroMQ REP socket.
-int serve_batsim5(const transport::ServeOptions& options) {
-  adapter::Batsim5ServeSettings settings;
-  settings.policy = options.policy;
-  settings.scheduler = options.scheduler;
-  settings.batching = options.batching;
-  settings.verbosity = options.verbosity;
-  std::unique_ptr<cli::ZmqRequestChannel> channel;
-  try {
-    channel = std::make_unique<cli::ZmqRequestChannel>(options.endpoint, options.timeout);
-  } catch (const std::runtime_error& e) {
-    std::cerr << "batfill serve: " << e.what() << '\n';
-    return transport::kServeSocketError;
-  }
-  switch (adapter::serve_batsim5(*channel, settings)) {
-    case adapter::SessionEnd::kDone:
-      return transport::kServeEnded;
-    case adapter::SessionEnd::kProtocolError:
-      return transport::kServeProtocolError;
-    case adapter::SessionEnd::kTimeout:
-      return transport::kServeTimeout;
-    case adapter::SessionEnd::kChannelError:
-      break;
-  }
-  return transport::kServeSocketError;
-}
-
 int serve(const std::vector<std::string>& arguments) {
   po::options_description command("batfill serve [options]");
   command.add_options()("help,h", "show this help")(
@@ -366,15 +332,9 @@ int serve(const std::vector<std::string>& arguments) {
   transport::ServeOptions options;
   options.endpoint = values["socket-endpoint"].as<std::string>();
   options.timeout = timeout_option(values);
-  options.policy = choice.settings.policy;
-  options.scheduler = choice.settings.scheduler;
-  options.batching = choice.settings.batching;
+  options.protocol = adapter::parse_protocol(values["protocol"].as<std::string>());
+  options.settings = choice.settings;
   options.verbosity = choice.verbosity;
-  const std::string protocol = values["protocol"].as<std::string>();
-  if (protocol == "batsim5") return serve_batsim5(options);
-  if (protocol != "batsim4") {
-    throw std::invalid_argument("--protocol must be batsim4 or batsim5, not '" + protocol + "'");
-  }
   return transport::serve(options);
 }
 

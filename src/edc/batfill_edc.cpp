@@ -10,15 +10,15 @@
 #include <string>
 #include <string_view>
 
-#include "batfill/adapter/batsim5_responder.hpp"
+#include "batfill/adapter/batsim5_session.hpp"
 #include "batfill/protocol/batsim5_codec.hpp"
 
 namespace {
 
-using batfill::adapter::Batsim5Responder;
+using batfill::adapter::Batsim5Session;
 
 // One decision component per loaded library: Batsim calls init once, then take_decisions.
-std::unique_ptr<Batsim5Responder> responder;
+std::unique_ptr<Batsim5Session> session;
 // The last reply, a NUL-terminated C string as batprotocol's JSON format wants; valid until the
 // next call, as the API requires.
 std::string reply;
@@ -54,20 +54,18 @@ BATFILL_EDC_EXPORT std::uint8_t batsim_edc_init(const std::uint8_t* init_data, s
   try {
     const std::string_view init(reinterpret_cast<const char*>(init_data),
                                 init_data == nullptr ? 0 : init_size);
-    responder.reset();
+    session.reset();
     // The defaults of `batfill serve`; the init string overrides them key by key.
-    responder = std::make_unique<Batsim5Responder>(
-        "easy", batfill::SchedulerOptions{},
-        batfill::adapter::Log(batfill::adapter::Verbosity::kQuiet),
-        batfill::adapter::EventBatching::kInstant, init);
+    auto fresh = std::make_unique<Batsim5Session>(
+        batfill::adapter::Settings{}, batfill::adapter::Log(batfill::adapter::Verbosity::kQuiet));
+    std::string hello = fresh->initialise(init);
+    session = std::move(fresh);
     *flags = batfill::protocol::batsim5::kFormatJson;
-    hand_back(responder->hello(), reply_data, reply_size);
+    hand_back(std::move(hello), reply_data, reply_size);
     return 0;
   } catch (const std::exception& e) {
-    responder.reset();
     return fail("batsim_edc_init", e.what());
   } catch (...) {
-    responder.reset();
     return fail("batsim_edc_init", "unknown error");
   }
 }
@@ -76,7 +74,7 @@ BATFILL_EDC_EXPORT std::uint8_t batsim_edc_take_decisions(const std::uint8_t* wh
                                                           std::uint32_t what_happened_size,
                                                           std::uint8_t** decisions,
                                                           std::uint32_t* decisions_size) noexcept {
-  if (responder == nullptr) {
+  if (session == nullptr) {
     return fail("batsim_edc_take_decisions", "called before a successful init");
   }
   if (what_happened == nullptr || decisions == nullptr || decisions_size == nullptr) {
@@ -85,7 +83,7 @@ BATFILL_EDC_EXPORT std::uint8_t batsim_edc_take_decisions(const std::uint8_t* wh
   try {
     const std::string_view request(reinterpret_cast<const char*>(what_happened),
                                    what_happened_size);
-    hand_back(responder->reply_to(request), decisions, decisions_size);
+    hand_back(session->decide(request), decisions, decisions_size);
     return 0;
   } catch (const std::exception& e) {
     return fail("batsim_edc_take_decisions", e.what());
@@ -95,7 +93,7 @@ BATFILL_EDC_EXPORT std::uint8_t batsim_edc_take_decisions(const std::uint8_t* wh
 }
 
 BATFILL_EDC_EXPORT std::uint8_t batsim_edc_deinit() noexcept {
-  responder.reset();
+  session.reset();
   reply.clear();
   reply.shrink_to_fit();
   return 0;

@@ -6,40 +6,42 @@
 #include <cstdint>
 
 #include "json_fields.hpp"
+#include "name_table.hpp"
 
 namespace batfill::protocol::batsim5 {
 namespace {
 
 using namespace json_fields;
 
+// The names Batsim 5 gives the model's values (messages.hpp), each written once.
+
 // batprotocol's FinalJobState, in the schema's order: flatbuffers writes an enum by name, or by
 // number when it has none.
-constexpr std::array<const char*, 5> kFinalJobStates = {
-    "COMPLETED_SUCCESSFULLY", "COMPLETED_FAILED", "COMPLETED_WALLTIME_REACHED", "COMPLETED_KILLED",
-    "REJECTED"};
+constexpr std::array<std::pair<JobState, const char*>, 5> kFinalJobStates = {{
+    {JobState::kSucceeded, "COMPLETED_SUCCESSFULLY"},
+    {JobState::kFailed, "COMPLETED_FAILED"},
+    {JobState::kWalltimeReached, "COMPLETED_WALLTIME_REACHED"},
+    {JobState::kKilled, "COMPLETED_KILLED"},
+    {JobState::kRejected, "REJECTED"},
+}};
 
-// What Batsim 5 says of machine availability: a generic external event whose data is this JSON
-// object (Batsim's documentation of its external events).
-constexpr const char* kMachineUnavailable = "machine_unavailable";
-constexpr const char* kMachineAvailable = "machine_available";
+// The events that are notifications; machine availability has no event of its own but a
+// generic external event whose data's type is one of these (Batsim's documentation of its
+// external events).
+constexpr std::array<std::pair<Notification, const char*>, 2> kNotificationEvents = {{
+    {Notification::kNoMoreStaticJobs, "AllStaticJobsHaveBeenSubmittedEvent"},
+    {Notification::kNoMoreExternalEvents, "AllStaticExternalEventsHaveBeenInjectedEvent"},
+}};
+constexpr std::array<std::pair<Notification, const char*>, 2> kMachineEvents = {{
+    {Notification::kMachinesUnavailable, "machine_unavailable"},
+    {Notification::kMachinesAvailable, "machine_available"},
+}};
 
 // ---- Parsing ---------------------------------------------------------------------------------
 
 // The table name of union field `field`: flatbuffers writes it as `field_type`.
 std::string_view union_type(const Fields& fields, const std::string& field) {
   return fields.string_view((field + "_type").c_str());
-}
-
-Time optional_walltime(const Fields& job) {
-  const Value* walltime = job.find("walltime");
-  if (walltime == nullptr || walltime->IsNull()) return kNoTimeLimit;
-  const Time limit = job.time("walltime");
-  if (limit == from_seconds(-1)) return kNoTimeLimit;
-  if (limit <= 0) {
-    job.fail("field " + job.name("walltime") + " must be > 0 or absent, got " +
-             format_seconds(limit));
-  }
-  return limit;
 }
 
 // `extra_data` is the user's text; when it is a JSON object it holds the user fields, as a
@@ -65,7 +67,7 @@ JobSubmitted parse_job_submitted(const Fields& event) {
   job.subtime = subtime == nullptr ? 0 : event.time("submission_time");
   const Fields fields = event.object("job");
   job.res = fields.integer_or("resource_request", 0);
-  job.walltime = optional_walltime(fields);
+  job.walltime = fields.walltime("walltime");
   job.profile = fields.optional_string("profile_id").value_or("");
   read_extra_data(fields, job);
   if (const Value* profile = event.find("profile"); profile != nullptr && !profile->IsNull()) {
@@ -103,11 +105,9 @@ std::vector<ComputeResource> parse_hosts(const Fields& event, const char* key) {
 // Storage hosts are not compute nodes: only computation_hosts become batfill's machines.
 SimulationBegins parse_simulation_begins(const Fields& event) {
   SimulationBegins begins;
-  begins.nb_compute_resources = event.integer_or("computation_host_number", 0);
-  if (begins.nb_compute_resources > kMaxMachines) {
-    event.fail("field 'computation_host_number' " + std::to_string(begins.nb_compute_resources) +
-               " is more than batfill's limit of " + std::to_string(kMaxMachines) + " machines");
-  }
+  begins.nb_compute_resources = event.find("computation_host_number") == nullptr
+                                    ? 0
+                                    : event.machine_count("computation_host_number");
   begins.nb_storage_resources = event.integer_or("storage_host_number", 0);
   begins.compute_resources = parse_hosts(event, "computation_hosts");
   if (const Value* workloads = event.find("workloads"); workloads != nullptr) {
@@ -124,15 +124,17 @@ JobCompleted parse_job_completed(const Fields& event) {
   JobCompleted completed;
   completed.job_id = event.string("job_id");
   const Value* state = event.find("state");
-  if (state == nullptr) {
-    completed.job_state = kFinalJobStates[0];
-  } else if (state->IsString()) {
-    completed.job_state = event.string("state");
-  } else if (state->IsUint() && state->GetUint() < kFinalJobStates.size()) {
-    completed.job_state = kFinalJobStates[state->GetUint()];
-  } else {
-    event.fail("field 'state' is not a FinalJobState: " + json_text(*state));
+  std::optional<JobState> known = kFinalJobStates[0].first;
+  if (state != nullptr && state->IsString()) {
+    known = wire::value_named(kFinalJobStates, event.string_view("state"));
+  } else if (state != nullptr) {
+    known.reset();
+    if (state->IsUint() && state->GetUint() < kFinalJobStates.size()) {
+      known = kFinalJobStates[state->GetUint()].first;
+    }
   }
+  if (!known) event.fail("field 'state' is not a FinalJobState: " + json_text(*state));
+  completed.state = *known;
   // A uint32 on the wire: Batsim's -1 (walltime reached) arrives as 4294967295.
   if (const Value* code = event.find("return_code"); code != nullptr) {
     if (!code->IsUint())
@@ -159,10 +161,10 @@ BatsimNotify parse_external_event(const Fields& event) {
   const Fields fields(document, event.where(), "external_event.data.");
   const Value* kind = fields.find("type");
   if (kind == nullptr || !kind->IsString()) return notify;
-  const std::string_view name(kind->GetString(), kind->GetStringLength());
-  if (name != kMachineUnavailable && name != kMachineAvailable) return notify;
-  notify.type =
-      name == kMachineUnavailable ? "event_machine_unavailable" : "event_machine_available";
+  const std::optional<Notification> known = wire::value_named(
+      kMachineEvents, std::string_view(kind->GetString(), kind->GetStringLength()));
+  if (!known) return notify;
+  notify.kind = *known;
   notify.resources = fields.machines("resources");
   return notify;
 }
@@ -210,15 +212,13 @@ std::optional<EventData> parse_event_data(std::string_view type, const Fields& e
   if (type == "JobCompletedEvent") return parse_job_completed(event);
   if (type == "JobsKilledEvent") return parse_jobs_killed(event);
   if (type == "RequestedCallEvent") return RequestedCall{};
-  if (type == "AllStaticJobsHaveBeenSubmittedEvent") {
-    return BatsimNotify{"no_more_static_job_to_submit", {}};
-  }
-  if (type == "AllStaticExternalEventsHaveBeenInjectedEvent") {
-    return BatsimNotify{"no_more_external_event_to_occur", {}};
+  if (const std::optional<Notification> notification =
+          wire::value_named(kNotificationEvents, type)) {
+    return BatsimNotify{*notification, {}, {}};
   }
   if (type == "ExternalEventOccurredEvent") {
     BatsimNotify notify = parse_external_event(event);
-    if (notify.type.empty()) return std::nullopt;
+    if (notify.kind == Notification::kOther) return std::nullopt;
     return notify;
   }
   if (type == "SimulationEndsEvent") return SimulationEnds{};
@@ -396,12 +396,12 @@ void write_machine_event(Writer& w, const BatsimNotify& e) {
   rapidjson::StringBuffer buffer;
   Writer data(buffer);
   data.StartObject();
-  const bool unavailable = e.type == "event_machine_unavailable";
-  write_string(data, "type", unavailable ? kMachineUnavailable : kMachineAvailable);
+  const char* const name = wire::name_of(kMachineEvents, e.kind);
+  write_string(data, "type", name);
   write_string(data, "resources", to_string(e.resources));
   data.EndObject();
   w.StartObject();
-  write_string(w, "id", unavailable ? kMachineUnavailable : kMachineAvailable);
+  write_string(w, "id", name);
   write_union(w, "external_event", "GenericExternalEvent");
   w.StartObject();
   write_string(w, "data", std::string(buffer.GetString(), buffer.GetSize()));
@@ -430,7 +430,7 @@ struct EventWriter {
     write_union(w, "event", "JobCompletedEvent");
     w.StartObject();
     write_string(w, "job_id", e.job_id);
-    write_string(w, "state", e.job_state);
+    write_string(w, "state", wire::name_of(kFinalJobStates, e.state));
     // uint32 on the wire: -1 (walltime reached) goes as its two's complement, as Batsim's does.
     write_uint(w, "return_code", static_cast<std::uint32_t>(e.return_code));
     w.EndObject();
@@ -457,17 +457,14 @@ struct EventWriter {
     w.EndObject();
   }
   void operator()(const BatsimNotify& e) const {
-    if (e.type == "no_more_static_job_to_submit") {
-      write_union(w, "event", "AllStaticJobsHaveBeenSubmittedEvent");
+    if (const char* const event = wire::name_of(kNotificationEvents, e.kind); *event != '\0') {
+      write_union(w, "event", event);
       write_empty(w);
-    } else if (e.type == "no_more_external_event_to_occur") {
-      write_union(w, "event", "AllStaticExternalEventsHaveBeenInjectedEvent");
-      write_empty(w);
-    } else if (e.type == "event_machine_unavailable" || e.type == "event_machine_available") {
+    } else if (e.kind != Notification::kOther) {
       write_union(w, "event", "ExternalEventOccurredEvent");
       write_machine_event(w, e);
     } else {
-      throw std::invalid_argument("NOTIFY '" + e.type + "' has no Batsim 5 event");
+      throw std::invalid_argument("the notification '" + e.other + "' has no Batsim 5 event");
     }
   }
   void operator()(const EstimateWaitingTimeQuery&) const { unsupported("QUERY"); }
@@ -640,6 +637,10 @@ EdcHello decode_hello(std::string_view json) {
     }
     return hello;
   });
+}
+
+std::string write_stop_notice(const std::string& what) {
+  return R"({"now":0.0,"events":[],")" + stop_notice_text(what) + R"(":0})";
 }
 
 }  // namespace batfill::protocol::batsim5

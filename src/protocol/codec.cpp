@@ -25,17 +25,7 @@ SubmittedJob parse_job(const Fields& job) {
   parsed.subtime = job.time(wire::kJobSubtime);
   parsed.res = job.integer(wire::kJobRes);
   parsed.profile = job.string(wire::kJobProfile);
-  // Absent or -1 means no limit; any other non-positive value is invalid there.
-  if (const std::optional<Time> walltime = job.optional_time(wire::kJobWalltime)) {
-    if (*walltime == from_seconds(-1)) {
-      parsed.walltime = kNoTimeLimit;
-    } else if (*walltime <= 0) {
-      job.fail("field " + job.name(wire::kJobWalltime) + " must be > 0 or -1, got " +
-               format_seconds(*walltime));
-    } else {
-      parsed.walltime = *walltime;
-    }
-  }
+  parsed.walltime = job.walltime(wire::kJobWalltime);
   rapidjson::Document extras(rapidjson::kObjectType);
   for (const auto& member : job.value().GetObject()) {
     if (known_job_keys().count(member.name.GetString()) != 0) continue;
@@ -49,13 +39,8 @@ SubmittedJob parse_job(const Fields& job) {
 SimulationBegins parse_simulation_begins(const Fields& data) {
   SimulationBegins begins;
   // Batsim 2 had only nb_resources; batsched falls back on it the same way.
-  begins.nb_compute_resources = data.find("nb_compute_resources") != nullptr
-                                    ? data.integer("nb_compute_resources")
-                                    : data.integer("nb_resources");
-  if (begins.nb_compute_resources > kMaxMachines) {
-    data.fail("field 'nb_compute_resources' " + std::to_string(begins.nb_compute_resources) +
-              " is more than batfill's limit of " + std::to_string(kMaxMachines) + " machines");
-  }
+  begins.nb_compute_resources = data.machine_count(
+      data.find("nb_compute_resources") != nullptr ? "nb_compute_resources" : "nb_resources");
   begins.nb_storage_resources = data.integer_or("nb_storage_resources", 0);
   if (data.find("compute_resources") != nullptr) {
     const Value& resources = data.array("compute_resources");
@@ -117,7 +102,13 @@ JobSubmitted parse_job_submitted(const Fields& data) {
 JobCompleted parse_job_completed(const Fields& data) {
   JobCompleted completed;
   completed.job_id = data.string("job_id");
-  completed.job_state = data.string("job_state");
+  const std::string state = data.string("job_state");
+  const std::optional<JobState> known = wire::value_named(wire::kJobStates, state);
+  if (!known) {
+    data.fail("field 'job_state' is '" + state + "', not a state Batsim ends a job in (" +
+              wire::names_of(wire::kJobStates) + ")");
+  }
+  completed.state = *known;
   completed.return_code = data.integer_or("return_code", 0);
   if (data.find("alloc") != nullptr) completed.alloc = data.machines("alloc");
   return completed;
@@ -125,12 +116,20 @@ JobCompleted parse_job_completed(const Fields& data) {
 
 JobKilled parse_job_killed(const Fields& data) { return JobKilled{data.strings("job_ids")}; }
 
+bool changes_availability(Notification kind) {
+  return kind == Notification::kMachinesUnavailable || kind == Notification::kMachinesAvailable;
+}
+
 BatsimNotify parse_notify(const Fields& data) {
   BatsimNotify notify;
-  notify.type = data.string("type");
-  if (notify.type == "event_machine_unavailable" || notify.type == "event_machine_available") {
-    notify.resources = data.machines("resources");
+  const std::string type = data.string("type");
+  const std::optional<Notification> known = wire::value_named(wire::kNotifications, type);
+  if (!known) {
+    notify.other = type;
+    return notify;
   }
+  notify.kind = *known;
+  if (changes_availability(notify.kind)) notify.resources = data.machines("resources");
   return notify;
 }
 
@@ -341,7 +340,7 @@ struct DataWriter {
   void operator()(const JobCompleted& e) const {
     w.StartObject();
     write_string(w, "job_id", e.job_id);
-    write_string(w, "job_state", e.job_state);
+    write_string(w, "job_state", wire::name_of(wire::kJobStates, e.state));
     w.Key("return_code");
     w.Int(e.return_code);
     write_string(w, "alloc", to_string(e.alloc));
@@ -363,10 +362,8 @@ struct DataWriter {
   void operator()(const RequestedCall&) const { empty(); }
   void operator()(const BatsimNotify& e) const {
     w.StartObject();
-    write_string(w, "type", e.type);
-    if (e.type == "event_machine_unavailable" || e.type == "event_machine_available") {
-      write_string(w, "resources", to_string(e.resources));
-    }
+    write_string(w, "type", notification_name(e));
+    if (changes_availability(e.kind)) write_string(w, "resources", to_string(e.resources));
     w.EndObject();
   }
   void operator()(const EstimateWaitingTimeQuery& e) const {
@@ -452,6 +449,24 @@ Message parse_message(std::string_view json) {
   });
 }
 
+std::string job_state_name(JobState state) { return wire::name_of(wire::kJobStates, state); }
+
+std::string notification_name(const BatsimNotify& notification) {
+  if (notification.kind == Notification::kOther) return notification.other;
+  return wire::name_of(wire::kNotifications, notification.kind);
+}
+
+bool has_batsim4_envelope(std::string_view json) {
+  rapidjson::Document document;
+  if (parse_json(document, json).IsError() || !document.IsObject()) return false;
+  const auto events = document.FindMember("events");
+  if (events == document.MemberEnd() || !events->value.IsArray()) return false;
+  for (const Value& event : events->value.GetArray()) {
+    if (!event.IsObject() || !event.HasMember("type")) return false;
+  }
+  return true;
+}
+
 std::string write_message(const Message& message) {
   rapidjson::StringBuffer buffer;
   Writer writer(buffer);
@@ -475,30 +490,9 @@ std::string write_message(const Message& message) {
 }
 
 std::string write_stop_notice(const std::string& what) {
-  std::string type = "batfill error: ";
-  for (const char c : what.substr(0, 500)) {
-    const bool printable_ascii = c >= 0x20 && c < 0x7f;
-    type += printable_ascii ? c : ' ';
-  }
-  rapidjson::StringBuffer buffer;
-  Writer writer(buffer);
-  writer.StartObject();
-  writer.Key("now");
-  write_time(writer, 0);
-  writer.Key("events");
-  writer.StartArray();
-  writer.StartObject();
-  writer.Key("timestamp");
-  write_time(writer, 0);
-  write_string(writer, "type", "NOTIFY");
-  writer.Key("data");
-  writer.StartObject();
-  write_string(writer, "type", type);
-  writer.EndObject();
-  writer.EndObject();
-  writer.EndArray();
-  writer.EndObject();
-  return std::string(buffer.GetString(), buffer.GetSize());
+  BatsimNotify notice;
+  notice.other = stop_notice_text(what);
+  return write_message(Message{0, {Event{0, notice}}});
 }
 
 }  // namespace batfill::protocol

@@ -112,6 +112,33 @@ class Fields {
     return to_time(key, *value);
   }
 
+  // The rules both codecs share (docs/protocol.md "JOB_SUBMITTED", "Quirks of the real
+  // 5.0.0-rc2"):
+
+  // A job's walltime: absent, null or -1 s mean no limit (Batsim 4 sends -1, Batsim 5 leaves
+  // the field out when the workload's is not > 0); any other value must be > 0.
+  Time walltime(const char* key) const {
+    const Value* value = find(key);
+    if (value == nullptr || value->IsNull()) return kNoTimeLimit;
+    const Time limit = to_time(key, *value);
+    if (limit == from_seconds(-1)) return kNoTimeLimit;
+    if (limit <= 0) {
+      fail("field " + name(key) + " must be > 0, or -1 or absent for no limit, got " +
+           format_seconds(limit));
+    }
+    return limit;
+  }
+
+  // A platform's count of compute machines, at most batfill's limit.
+  int machine_count(const char* key) const {
+    const int count = integer(key);
+    if (count > kMaxMachines) {
+      fail("field " + name(key) + " " + std::to_string(count) + " is more than batfill's limit of " +
+           std::to_string(kMaxMachines) + " machines");
+    }
+    return count;
+  }
+
   int integer(const char* key) const {
     const Value& value = require(key, "integer");
     if (value.IsInt()) return value.GetInt();

@@ -13,6 +13,15 @@ std::string event_type_name(const EventData& data) {
       data);
 }
 
+std::string stop_notice_text(const std::string& what) {
+  std::string text = "batfill error: ";
+  for (const char c : what.substr(0, 500)) {
+    const bool plain = c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+    text += plain ? c : ' ';
+  }
+  return text;
+}
+
 TypedUserFields typed_user_fields(const SubmittedJob& job) {
   if (const auto* typed = std::get_if<TypedUserFields>(&job.user_fields)) return *typed;
   // Read for every submission of a Batsim JSON job, so in pooled buffers rather than a document

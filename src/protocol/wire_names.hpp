@@ -4,8 +4,10 @@
 
 #include <array>
 #include <type_traits>
+#include <utility>
 
 #include "batfill/protocol/messages.hpp"
+#include "name_table.hpp"
 
 namespace batfill::protocol::wire {
 
@@ -41,5 +43,22 @@ inline constexpr const char* kJobProfile = "profile";
 inline constexpr const char* kJobWalltime = "walltime";
 inline constexpr std::array<const char*, 5> kJobKeys = {kJobId, kJobSubtime, kJobRes, kJobProfile,
                                                         kJobWalltime};
+
+// JOB_COMPLETED's job_state.
+inline constexpr std::array<std::pair<JobState, const char*>, 5> kJobStates = {{
+    {JobState::kSucceeded, "COMPLETED_SUCCESSFULLY"},
+    {JobState::kFailed, "COMPLETED_FAILED"},
+    {JobState::kWalltimeReached, "COMPLETED_WALLTIME_REACHED"},
+    {JobState::kKilled, "COMPLETED_KILLED"},
+    {JobState::kRejected, "REJECTED"},
+}};
+
+// NOTIFY's type; any other type is Notification::kOther.
+inline constexpr std::array<std::pair<Notification, const char*>, 4> kNotifications = {{
+    {Notification::kNoMoreStaticJobs, "no_more_static_job_to_submit"},
+    {Notification::kNoMoreExternalEvents, "no_more_external_event_to_occur"},
+    {Notification::kMachinesUnavailable, "event_machine_unavailable"},
+    {Notification::kMachinesAvailable, "event_machine_available"},
+}};
 
 }  // namespace batfill::protocol::wire

@@ -52,7 +52,9 @@ protocol::JobSubmitted job_submitted(const SimulatedJob& job) {
 protocol::JobCompleted job_completed(SimulatedJob& job, FinalState state) {
   protocol::JobCompleted event;
   event.job_id = job.batsim_id;
-  event.job_state = to_string(state);
+  event.state = state == FinalState::kCompletedWalltimeReached ? protocol::JobState::kWalltimeReached
+                : state == FinalState::kCompletedFailed        ? protocol::JobState::kFailed
+                                                               : protocol::JobState::kSucceeded;
   // Batsim's return codes: 0 on success, the profile's `ret` on failure, -1 at the walltime.
   event.return_code =
       state == FinalState::kCompletedWalltimeReached ? -1 : job.profile->return_code;

@@ -145,7 +145,7 @@ class BatsimStandIn {
       next_job_ = stream_.next();
     }
     if (submissions_left && next_job_ == nullptr) {
-      request_.events.push_back({now, protocol::BatsimNotify{"no_more_static_job_to_submit", {}}});
+      request_.events.push_back({now, protocol::BatsimNotify{protocol::Notification::kNoMoreStaticJobs, {}, {}}});
     }
     make_resize_requests(now);
     while (!wake_ups_.empty() && *wake_ups_.begin() <= now) {

@@ -27,6 +27,11 @@ PeerMonitor::~PeerMonitor() { zmq_socket_monitor(watched_.handle(), nullptr, 0);
 
 zmq::pollitem_t PeerMonitor::poll_item() { return {events_.handle(), 0, ZMQ_POLLIN, 0}; }
 
+void PeerMonitor::follow(int fd) {
+  (void)peer_lost();
+  followed_ = fd;
+}
+
 bool PeerMonitor::peer_lost() {
   // Each event is two frames: 16-bit event id and 32-bit value, then the endpoint.
   zmq::message_t header;
@@ -34,8 +39,14 @@ bool PeerMonitor::peer_lost() {
   while (events_.recv(header, zmq::recv_flags::dontwait)) {
     (void)events_.recv(address);
     std::uint16_t event = 0;
-    if (header.size() >= sizeof event) std::memcpy(&event, header.data(), sizeof event);
-    if (event == ZMQ_EVENT_HANDSHAKE_SUCCEEDED) {
+    std::uint32_t value = 0;  // for a disconnection, its connection's file descriptor
+    if (header.size() >= sizeof event + sizeof value) {
+      std::memcpy(&event, header.data(), sizeof event);
+      std::memcpy(&value, static_cast<const char*>(header.data()) + sizeof event, sizeof value);
+    }
+    if (followed_ >= 0) {
+      lost_ = lost_ || (event == ZMQ_EVENT_DISCONNECTED && static_cast<int>(value) == followed_);
+    } else if (event == ZMQ_EVENT_HANDSHAKE_SUCCEEDED) {
       handshaken_ = true;
     } else if ((event & kHandshakeFailed) != 0) {
       // libzmq reports the disconnection of that connection right after, from the same I/O

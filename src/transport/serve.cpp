@@ -2,6 +2,9 @@
 
 #include <sys/resource.h>
 
+#include <cerrno>
+#include <csignal>
+
 #include <algorithm>
 #include <cstdio>
 #include <memory>
@@ -11,8 +14,6 @@
 #include <string_view>
 #include <zmq.hpp>
 
-#include "batfill/adapter/responder.hpp"
-#include "batfill/protocol/codec.hpp"
 #include "endpoint.hpp"
 #include "message_limit.hpp"
 #include "peer_monitor.hpp"
@@ -95,112 +96,252 @@ void ReplySocket::wait_at_most(std::chrono::milliseconds wait) {
   socket.set(zmq::sockopt::rcvtimeo, static_cast<int>(wait.count()));
 }
 
-enum class Wait { kRequest, kTimeout, kPeerLost };
+// SIGINT and SIGTERM while serve runs: counted, so that serve answers Batsim's pending
+// request with a stop notice before it exits instead of leaving Batsim waiting forever.
+volatile std::sig_atomic_t caught_signal = 0;
+volatile std::sig_atomic_t signal_count = 0;
 
-// Receives the next request into `request` before `deadline`, looking at the monitor between
-// slices.
-Wait receive_until(ReplySocket& end, Clock::time_point deadline, zmq::message_t& request) {
+extern "C" void note_signal(int number) {
+  caught_signal = number;
+  signal_count = signal_count + 1;
+}
+
+// Installs note_signal for SIGINT and SIGTERM while it lives. Without SA_RESTART: a blocking
+// call returns, and the loop looks at the count.
+class SignalWatch {
+ public:
+  SignalWatch() {
+    caught_signal = 0;
+    signal_count = 0;
+    struct sigaction action {};
+    action.sa_handler = note_signal;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, &previous_interrupt_);
+    sigaction(SIGTERM, &action, &previous_terminate_);
+  }
+  ~SignalWatch() {
+    sigaction(SIGINT, &previous_interrupt_, nullptr);
+    sigaction(SIGTERM, &previous_terminate_, nullptr);
+  }
+  SignalWatch(const SignalWatch&) = delete;
+  SignalWatch& operator=(const SignalWatch&) = delete;
+
+  int count() const { return signal_count; }
+  int last() const { return caught_signal; }
+
+ private:
+  struct sigaction previous_interrupt_ {};
+  struct sigaction previous_terminate_ {};
+};
+
+// How long serve, interrupted, still waits for the request of a Batsim busy simulating, to stop
+// it (docs/protocol.md "Timeouts and exit statuses of batfill serve").
+constexpr std::chrono::milliseconds kGraceAfterSignal(10'000);
+
+std::string signal_name(int number) {
+  if (number == SIGINT) return "SIGINT";
+  if (number == SIGTERM) return "SIGTERM";
+  return "signal " + std::to_string(number);
+}
+
+enum class Wait { kRequest, kTimeout, kPeerLost, kSignal };
+
+// The one loop: one reply per request of the first Batsim to speak, until its session is
+// finished. Requests of any other peer are refused.
+class ServeLoop {
+ public:
+  ServeLoop(ReplySocket& end, adapter::Session& session, const ServeOptions& options,
+            std::ostream& errors)
+      : end_(end), session_(session), options_(options), errors_(errors) {}
+
+  int run();
+  long answered() const { return answered_; }
+
+ private:
+  Wait receive_until(Clock::time_point deadline, int signals_seen);
+  std::optional<int> receive();
+  bool from_batsim();
+  long count_parts();
+  std::optional<int> answer();
+  int stop_batsim(const std::string& error, int status);
+  int interrupted();
+  void refuse_stranger();
+  bool send(const std::string& reply);
+
+  ReplySocket& end_;
+  adapter::Session& session_;
+  const ServeOptions& options_;
+  std::ostream& errors_;
+  SignalWatch signals_;
+  zmq::message_t request_;
+  int batsim_ = -1;  // the connection Batsim's requests come on, once one came
+  long answered_ = 0;
+};
+
+// Receives the next request before `deadline`, looking at the monitor between slices and at
+// the signals after each.
+Wait ServeLoop::receive_until(Clock::time_point deadline, int signals_seen) {
   while (true) {
+    if (signals_.count() > signals_seen) return Wait::kSignal;
     const auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
     if (left.count() <= 0) return Wait::kTimeout;
-    end.wait_at_most(std::min(left, kMonitorSlice));
-    if (end.socket.recv(request)) return Wait::kRequest;
-    if (end.monitor->peer_lost()) return Wait::kPeerLost;
+    end_.wait_at_most(std::min(left, kMonitorSlice));
+    try {
+      if (end_.socket.recv(request_)) return Wait::kRequest;
+    } catch (const zmq::error_t& e) {
+      if (e.num() != EINTR) throw;
+      continue;
+    }
+    if (end_.monitor->peer_lost()) return Wait::kPeerLost;
   }
 }
 
-// The next request into `request`; the exit status instead when none comes.
-std::optional<int> receive(ReplySocket& end, const ServeOptions& options, long index,
-                           zmq::message_t& request, std::ostream& errors) {
+// The next request into request_; the exit status instead when none comes.
+std::optional<int> ServeLoop::receive() {
   try {
-    switch (receive_until(end, Clock::now() + options.timeout, request)) {
+    switch (receive_until(Clock::now() + options_.timeout, 0)) {
       case Wait::kRequest:
         return std::nullopt;
+      case Wait::kSignal:
+        return interrupted();
       case Wait::kPeerLost:
-        errors << "batfill serve: Batsim closed the connection on " << options.endpoint
-               << " before message #" << index << ": it exited or crashed, or sent a message "
-               << "larger than " << (kMaxMessageBytes >> 20) << " MiB (docs/protocol.md §1.4)\n";
+        errors_ << "batfill serve: Batsim closed the connection on " << options_.endpoint
+                << " before " << session_.next_request() << ": it exited or crashed, or sent "
+                << "a message larger than " << (kMaxMessageBytes >> 20)
+                << " MiB (docs/protocol.md §1.4)\n";
         return kServeSocketError;
       case Wait::kTimeout:
         break;
     }
-    errors << "batfill serve: no message from Batsim for " << seconds_text(options.timeout)
-           << " on " << options.endpoint << "; is it still running?\n";
+    errors_ << "batfill serve: no message from Batsim for " << seconds_text(options_.timeout)
+            << " on " << options_.endpoint << "; is it still running?\n";
     return kServeTimeout;
   } catch (const zmq::error_t& e) {
-    errors << "batfill serve: receiving message #" << index << ": " << e.what() << '\n';
+    errors_ << "batfill serve: receiving " << session_.next_request() << ": " << e.what()
+            << '\n';
     return kServeSocketError;
   }
 }
 
-// How many parts the request whose first part is `first` has; reads and drops the others, so
-// that the REP socket may reply. libzmq delivers a message's parts together: none is waited for.
-long count_parts(zmq::socket_t& socket, const zmq::message_t& first) {
+// Whether request_ came from Batsim: the first request names its connection, which the monitor
+// then follows; any other connection is another peer.
+bool ServeLoop::from_batsim() {
+  const int connection = zmq_msg_get(request_.handle(), ZMQ_SRCFD);
+  if (batsim_ < 0) {
+    batsim_ = connection;
+    end_.monitor->follow(connection);
+  }
+  return connection == batsim_;
+}
+
+// How many parts request_ has; reads and drops the others, so that the REP socket may reply.
+// libzmq delivers a message's parts together: none is waited for.
+long ServeLoop::count_parts() {
   long parts = 1;
   zmq::message_t part;
   try {
-    for (bool more = first.more(); more && socket.recv(part); more = part.more()) ++parts;
+    for (bool more = request_.more(); more && end_.socket.recv(part); more = part.more()) ++parts;
   } catch (const zmq::error_t&) {
     // The socket failed: the reply that follows reports it.
   }
   return parts;
 }
 
+bool ServeLoop::send(const std::string& reply) {
+  try {
+    end_.socket.send(zmq::buffer(reply), zmq::send_flags::none);
+    return true;
+  } catch (const zmq::error_t& e) {
+    errors_ << "batfill serve: replying to " << session_.next_request() << ": " << e.what()
+            << '\n';
+    return false;
+  }
+}
+
 // Batsim has no timeout of its own: left without a reply it would wait forever. This reply
 // makes it abort at once, quoting the error (docs/protocol.md §3.11); the socket's linger
 // delivers it. The first line of the error only: the offending message follows it.
-void stop_batsim(zmq::socket_t& socket, const std::string& error) {
+int ServeLoop::stop_batsim(const std::string& error, int status) {
+  errors_ << "batfill serve: " << error << '\n';
   try {
-    const std::string notice = protocol::write_stop_notice(error.substr(0, error.find('\n')));
-    socket.send(zmq::buffer(notice), zmq::send_flags::none);
+    end_.socket.send(zmq::buffer(session_.stop_notice(error.substr(0, error.find('\n')))),
+                     zmq::send_flags::none);
   } catch (const zmq::error_t&) {
     // Batsim is gone: nothing left to stop.
   }
+  return status;
 }
 
-// The reply to `request` (message #`index`), or the exit status in `failed` when batfill cannot
-// apply it.
-std::string reply_to(zmq::socket_t& socket, adapter::Responder& responder,
-                     const zmq::message_t& request, long index, std::ostream& errors,
-                     std::optional<int>& failed) {
-  std::string error;
+// Another Batsim on the port: it gets a refusal in its own protocol, and Batsim goes on.
+void ServeLoop::refuse_stranger() {
+  const std::string what = "batfill serve on " + options_.endpoint +
+                           " already answers another Batsim: start one batfill serve per Batsim";
+  errors_ << "batfill serve: refused a second Batsim: " << what << '\n';
+  count_parts();
+  const std::string request(request_.data<char>(), request_.size());
   try {
-    const long parts = count_parts(socket, request);
-    if (parts == 1) return responder.reply_to({request.data<char>(), request.size()});
-    error = "message #" + std::to_string(index) + " is in " + std::to_string(parts) +
-            " parts: Batsim sends each request as one (docs/protocol.md §1.1)";
-  } catch (const adapter::RequestError& e) {
-    error = e.what();
+    end_.socket.send(zmq::buffer(session_.refusal(request, what)), zmq::send_flags::none);
+  } catch (const zmq::error_t&) {
+    // That peer is gone already.
   }
-  // Batsim blocks on a reply that will never come; exiting cleanly is what matters, and
-  // experiment runners then stop Batsim.
-  errors << "batfill serve: " << error << '\n';
-  stop_batsim(socket, error);
-  failed = kServeProtocolError;
-  return "";
 }
 
-// The REP loop: one reply per request until SIMULATION_ENDS is answered. `index` counts the
-// requests answered.
-int answer_until_the_end(ReplySocket& end, adapter::Responder& responder,
-                         const ServeOptions& options, std::ostream& errors, long& index) {
-  zmq::message_t request;
-  for (index = 0;; ++index) {
-    std::optional<int> failed = receive(end, options, index, request, errors);
-    if (failed) return *failed;
-    const std::string reply = reply_to(end.socket, responder, request, index, errors, failed);
-    if (failed) return *failed;
-    try {
-      end.socket.send(zmq::buffer(reply), zmq::send_flags::none);
-    } catch (const zmq::error_t& e) {
-      errors << "batfill serve: replying to message #" << index << ": " << e.what() << '\n';
-      return kServeSocketError;
+// A signal came while serve waited: Batsim, busy simulating, is stopped at its next request
+// if it comes within kGraceAfterSignal; a second signal, or no Batsim yet, ends serve at once.
+int ServeLoop::interrupted() {
+  const int status = kServeInterrupted + signals_.last();
+  const std::string what = "batfill serve was interrupted by " + signal_name(signals_.last());
+  if (batsim_ < 0) {
+    errors_ << "batfill serve: " << what << '\n';
+    return status;
+  }
+  errors_ << "batfill serve: " << what << "; waiting up to " << seconds_text(kGraceAfterSignal)
+          << " for Batsim's next request, to stop it (a second signal ends serve at once)\n";
+  const auto deadline = Clock::now() + std::min(kGraceAfterSignal, options_.timeout);
+  while (receive_until(deadline, 1) == Wait::kRequest) {
+    if (!from_batsim()) {
+      refuse_stranger();
+      continue;
     }
-    if (responder.finished()) {
-      ++index;
-      return kServeEnded;
+    count_parts();
+    return stop_batsim(what + " before answering " + session_.next_request(), status);
+  }
+  return status;
+}
+
+// Answers request_, Batsim's; the exit status when serve ends here.
+std::optional<int> ServeLoop::answer() {
+  const long parts = count_parts();
+  if (parts != 1) {
+    return stop_batsim(session_.next_request() + " is in " + std::to_string(parts) +
+                           " parts: Batsim sends each request as one (docs/protocol.md §1.1)",
+                       kServeProtocolError);
+  }
+  std::string reply;
+  try {
+    reply = session_.reply_to({request_.data<char>(), request_.size()});
+  } catch (const adapter::RequestError& e) {
+    return stop_batsim(e.what(), kServeProtocolError);
+  }
+  if (signals_.count() > 0 && !session_.finished()) {
+    const std::string what = "batfill serve was interrupted by " + signal_name(signals_.last());
+    return stop_batsim(what, kServeInterrupted + signals_.last());
+  }
+  if (!send(reply)) return kServeSocketError;
+  ++answered_;
+  if (session_.finished()) return kServeEnded;
+  return std::nullopt;
+}
+
+int ServeLoop::run() {
+  while (true) {
+    if (const std::optional<int> status = receive()) return *status;
+    if (!from_batsim()) {
+      refuse_stranger();
+      continue;
     }
+    if (const std::optional<int> status = answer()) return *status;
   }
 }
 
@@ -208,10 +349,9 @@ int answer_until_the_end(ReplySocket& end, adapter::Responder& responder,
 
 int serve(const ServeOptions& options, std::ostream& errors) {
   const adapter::Log log(options.verbosity, errors);
-  std::unique_ptr<adapter::Responder> responder;
+  std::unique_ptr<adapter::Session> session;
   try {
-    responder = std::make_unique<adapter::Responder>(options.policy, options.scheduler, log,
-                                                     options.batching);
+    session = adapter::make_session(options.protocol, options.settings, log);
   } catch (const std::exception& e) {
     errors << "batfill serve: " << e.what() << '\n';
     return kServeProtocolError;
@@ -227,9 +367,9 @@ int serve(const ServeOptions& options, std::ostream& errors) {
     return kServeSocketError;
   }
   log.info("waiting for Batsim on " + options.endpoint);
-  long answered = 0;
-  const int status = answer_until_the_end(*end, *responder, options, errors, answered);
-  log_cost(log, answered);
+  ServeLoop loop(*end, *session, options, errors);
+  const int status = loop.run();
+  log_cost(log, loop.answered());
   return status;
 }
 

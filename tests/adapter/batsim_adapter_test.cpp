@@ -49,7 +49,7 @@ JobSubmitted submission(const std::string& id, int res, std::optional<int> wallt
 }
 
 JobCompleted completion(const std::string& id, const std::string& alloc,
-                        const std::string& state = "COMPLETED_SUCCESSFULLY") {
+                        JobState state = JobState::kSucceeded) {
   return JobCompleted{id, state, 0, parse_machine_set(alloc)};
 }
 
@@ -67,8 +67,8 @@ class BatsimRules {
       if (const auto* c = std::get_if<JobCompleted>(&event.data))
         busy_ -= running_.at(c->job_id), running_.erase(c->job_id);
       if (const auto* n = std::get_if<BatsimNotify>(&event.data)) {
-        if (n->type == "event_machine_unavailable") unavailable_ += n->resources;
-        if (n->type == "event_machine_available") unavailable_ -= n->resources;
+        if (n->kind == Notification::kMachinesUnavailable) unavailable_ += n->resources;
+        if (n->kind == Notification::kMachinesAvailable) unavailable_ -= n->resources;
       }
     }
     EXPECT_EQ(reply.now, request.now);
@@ -314,37 +314,37 @@ TEST(BatsimAdapter, EveryCompletionStateFreesTheMachines) {
   Session session(1);
   EXPECT_EQ(session.send_at(0, {submission("a", 1), submission("b", 1), submission("c", 1)}),
             (Decisions{{"a", "0"}}));
-  EXPECT_EQ(session.send_at(100, {completion("a", "0", "COMPLETED_WALLTIME_REACHED")}),
+  EXPECT_EQ(session.send_at(100, {completion("a", "0", JobState::kWalltimeReached)}),
             (Decisions{{"b", "0"}}));
   // A kill: JOB_COMPLETED first, then the JOB_KILLED acknowledgment.
-  EXPECT_EQ(session.send_at(150, {completion("b", "0", "COMPLETED_KILLED"), JobKilled{{"b"}}}),
+  EXPECT_EQ(session.send_at(150, {completion("b", "0", JobState::kKilled), JobKilled{{"b"}}}),
             (Decisions{{"c", "0"}}));
 }
 
 TEST(BatsimAdapter, MachinesFollowAvailabilityEvents) {
   Session session(2);
   EXPECT_TRUE(
-      session.send_at(0, {BatsimNotify{"event_machine_unavailable", parse_machine_set("0")}})
+      session.send_at(0, {BatsimNotify{Notification::kMachinesUnavailable, parse_machine_set("0")}})
           .empty());
   EXPECT_EQ(session.send_at(1, {submission("a", 1)}), (Decisions{{"a", "1"}}));
   // Machine 1 becomes unavailable while busy: once a ends, b has nowhere to go, which is fine
   // while an availability event can still come.
   EXPECT_TRUE(
-      session.send_at(2, {BatsimNotify{"event_machine_unavailable", parse_machine_set("1")}})
+      session.send_at(2, {BatsimNotify{Notification::kMachinesUnavailable, parse_machine_set("1")}})
           .empty());
   EXPECT_TRUE(session.send_at(101, {completion("a", "1"), submission("b", 1)}).empty());
-  EXPECT_EQ(session.send_at(200, {BatsimNotify{"event_machine_available", parse_machine_set("0")}}),
+  EXPECT_EQ(session.send_at(200, {BatsimNotify{Notification::kMachinesAvailable, parse_machine_set("0")}}),
             (Decisions{{"b", "0"}}));
 }
 
 TEST(BatsimAdapter, RefusesToDeadlockWhenMachinesCanNeverComeBack) {
   Session session(1);
   EXPECT_TRUE(session
-                  .send_at(0, {BatsimNotify{"event_machine_unavailable", parse_machine_set("0")},
+                  .send_at(0, {BatsimNotify{Notification::kMachinesUnavailable, parse_machine_set("0")},
                                submission("a", 1)})
                   .empty());
   EXPECT_NE(
-      error_of(session, from_seconds(5), {BatsimNotify{"no_more_external_event_to_occur", {}}})
+      error_of(session, from_seconds(5), {BatsimNotify{Notification::kNoMoreExternalEvents, {}}})
           .find("Batsim would deadlock"),
       std::string::npos);
 }
@@ -367,10 +367,10 @@ TEST(BatsimAdapter, AnswersWaitingTimeQueries) {
 TEST(BatsimAdapter, LogsAndIgnoresWhatItDoesNotUse) {
   Session session(2);
   EXPECT_TRUE(session
-                  .send_at(1, {BatsimNotify{"my_custom_event", {}}, RequestedCall{},
+                  .send_at(1, {BatsimNotify{Notification::kOther, {}, "my_custom_event"}, RequestedCall{},
                                ResourceStateChanged{parse_machine_set("0"), "1"},
                                BatsimAnswer{R"({"consumed_energy":3.5})"},
-                               BatsimNotify{"no_more_static_job_to_submit", {}}})
+                               BatsimNotify{Notification::kNoMoreStaticJobs, {}}})
                   .empty());
   EXPECT_NE(session.log.str().find("unknown NOTIFY type 'my_custom_event' ignored"),
             std::string::npos);
@@ -456,10 +456,10 @@ TEST(BatsimAdapter, ConservativeBfStartsTheHeadAtALateReportBesideAnEarlyOne) {
   EXPECT_TRUE(session.send_at(2, {submission("B", 5, 10000)}).empty());
   EXPECT_EQ(
       session.send(from_seconds(11) + 2,
-                   {completion("A", "0-5", "COMPLETED_WALLTIME_REACHED"), completion("E", "6-9")}),
+                   {completion("A", "0-5", JobState::kWalltimeReached), completion("E", "6-9")}),
       (Decisions{{"H", "0-5"}}));
   EXPECT_EQ(
-      session.send(from_seconds(111) + 4, {completion("H", "0-5", "COMPLETED_WALLTIME_REACHED")}),
+      session.send(from_seconds(111) + 4, {completion("H", "0-5", JobState::kWalltimeReached)}),
       (Decisions{{"B", "0-4"}}));
 }
 
@@ -606,7 +606,7 @@ TEST(BatsimAdapter, InconsistentCompletionsAndSubmissions) {
   EXPECT_EQ(error_of(session, 1, {submission("w0!8", 1), RequestedCall{}, submission("w0!8", 1)}),
             "event 2 (JOB_SUBMITTED): field 'job_id': job 'w0!8' submitted twice");
   EXPECT_EQ(
-      error_of(session, 1, {BatsimNotify{"event_machine_unavailable", parse_machine_set("0-1")}}),
+      error_of(session, 1, {BatsimNotify{Notification::kMachinesUnavailable, parse_machine_set("0-1")}}),
       "event 0 (NOTIFY): field 'resources': '0-1' names machines beyond the 1 compute machines");
   EXPECT_EQ(error_of(session, 1, {platform(1)}),
             "event 0 (SIMULATION_BEGINS): the simulation has already begun");

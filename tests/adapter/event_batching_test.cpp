@@ -79,7 +79,7 @@ JobSubmitted job(const std::string& id, int res, int walltime_s, int runtime_s =
 }
 
 JobCompleted completed(const std::string& id) {
-  return JobCompleted{id, "COMPLETED_SUCCESSFULLY", 0, {}};
+  return JobCompleted{id, JobState::kSucceeded, 0, {}};
 }
 
 std::vector<std::string> started(const Message& reply) {

@@ -249,7 +249,7 @@ TEST(Batsim5Errors, BadInitStringStopsBatsimNamingTheKey) {
         << name_of(mode) << "\n" << batsim_testing::tail(batsim5.batsim_log);
     if (mode == Mode::kProcess) {
       EXPECT_EQ(batsim5.serve_status, 1) << batsim5.serve_log;
-      EXPECT_NE(batsim5.batsim_log.find("batfill error: unknown key 'colour'"), std::string::npos);
+      EXPECT_NE(batsim5.batsim_log.find("batfill error: init string: unknown key 'colour'"), std::string::npos);
     }
   }
 }

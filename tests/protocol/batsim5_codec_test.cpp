@@ -109,7 +109,7 @@ TEST(Batsim5Codec, JobCompletedStatesAndUint32ReturnCode) {
       R"({"job_id":"w0!1","state":"COMPLETED_WALLTIME_REACHED","return_code":4294967295})"));
   const auto& value = only_event<JobCompleted>(parsed);
   EXPECT_EQ(value.job_id, "w0!1");
-  EXPECT_EQ(value.job_state, "COMPLETED_WALLTIME_REACHED");
+  EXPECT_EQ(value.state, JobState::kWalltimeReached);
   EXPECT_EQ(value.return_code, -1);
   EXPECT_TRUE(value.alloc.empty());
 }
@@ -124,10 +124,10 @@ TEST(Batsim5Codec, NotificationsMapToTheirBatsim4Meaning) {
     {"timestamp":5.0,"event_type":"SimulationEndsEvent","event":{}}]})";
   const ParsedMessage parsed = decode(message);
   ASSERT_EQ(parsed.message.events.size(), 5u);
-  EXPECT_EQ(std::get<BatsimNotify>(parsed.message.events[0].data).type,
-            "no_more_static_job_to_submit");
-  EXPECT_EQ(std::get<BatsimNotify>(parsed.message.events[1].data).type,
-            "no_more_external_event_to_occur");
+  EXPECT_EQ(std::get<BatsimNotify>(parsed.message.events[0].data).kind,
+            Notification::kNoMoreStaticJobs);
+  EXPECT_EQ(std::get<BatsimNotify>(parsed.message.events[1].data).kind,
+            Notification::kNoMoreExternalEvents);
   EXPECT_TRUE(std::holds_alternative<RequestedCall>(parsed.message.events[2].data));
   EXPECT_EQ(std::get<JobKilled>(parsed.message.events[3].data).job_ids,
             std::vector<std::string>{"w0!2"});
@@ -150,7 +150,7 @@ TEST(Batsim5Codec, ExternalEventsGiveMachineAvailabilityOrAreIgnored) {
   const ParsedMessage parsed = decode(message);
   ASSERT_EQ(parsed.message.events.size(), 1u);
   const auto& notify = std::get<BatsimNotify>(parsed.message.events[0].data);
-  EXPECT_EQ(notify.type, "event_machine_unavailable");
+  EXPECT_EQ(notify.kind, Notification::kMachinesUnavailable);
   EXPECT_EQ(to_string(notify.resources), "0-4 6");
   ASSERT_EQ(parsed.ignored.size(), 3u);
   EXPECT_EQ(parsed.ignored[0], "event 1 (ExternalEventOccurredEvent): ignored");
@@ -223,8 +223,8 @@ TEST(Batsim5Codec, ErrorsNameTheEventAndTheField) {
             "event 0: missing string field 'event_type'");
   EXPECT_EQ(error_of(one_event("0.0", "JobSubmittedEvent",
                                R"({"job_id":"w0!1","job":{"resource_request":1,"walltime":0.0}})")),
-            "event 0 (JobSubmittedEvent): field 'event.job.walltime' must be > 0 or absent, got "
-            "0.000000");
+            "event 0 (JobSubmittedEvent): field 'event.job.walltime' must be > 0, or -1 or absent "
+            "for no limit, got 0.000000");
   EXPECT_EQ(error_of("{\"now\": 1"), "malformed JSON at offset 9: Missing a comma or '}' after "
                                      "an object member.");
 }
@@ -296,7 +296,7 @@ TEST(Batsim5Codec, BatsimEventsRoundTrip) {
   submitted.job.profile = "p5";
   submitted.job.user_fields = TypedUserFields{7, "short"};
   submitted.forwarded_delay = from_seconds(60);
-  JobCompleted completed{"w0!1", "COMPLETED_WALLTIME_REACHED", -1, parse_machine_set("0")};
+  JobCompleted completed{"w0!1", JobState::kWalltimeReached, -1, parse_machine_set("0")};
   SimulationBegins begins;
   begins.nb_compute_resources = 2;
   begins.compute_resources = {{0, "a", "idle", {}}, {1, "b", "idle", {}}};
@@ -304,8 +304,8 @@ TEST(Batsim5Codec, BatsimEventsRoundTrip) {
   message.now = from_seconds(3);
   for (EventData data :
        std::vector<EventData>{begins, submitted, completed,
-                              BatsimNotify{"event_machine_available", parse_machine_set("1")},
-                              BatsimNotify{"no_more_static_job_to_submit", {}}}) {
+                              BatsimNotify{Notification::kMachinesAvailable, parse_machine_set("1")},
+                              BatsimNotify{Notification::kNoMoreStaticJobs, {}}}) {
     message.events.push_back({from_seconds(3), data});
   }
   const ParsedMessage parsed = decode(encode(message));
@@ -319,8 +319,8 @@ TEST(Batsim5Codec, BatsimEventsRoundTrip) {
   EXPECT_EQ(job.forwarded_delay, from_seconds(60));
   EXPECT_EQ(std::get<JobCompleted>(parsed.message.events[2].data).return_code, -1);
   EXPECT_EQ(to_string(std::get<BatsimNotify>(parsed.message.events[3].data).resources), "1");
-  EXPECT_EQ(std::get<BatsimNotify>(parsed.message.events[4].data).type,
-            "no_more_static_job_to_submit");
+  EXPECT_EQ(std::get<BatsimNotify>(parsed.message.events[4].data).kind,
+            Notification::kNoMoreStaticJobs);
 }
 
 TEST(Batsim5Codec, ValuesWithoutBatsim5EventAreRefused) {

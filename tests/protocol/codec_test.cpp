@@ -2,6 +2,7 @@
 // (tests/protocol/data).
 
 #include "batfill/protocol/codec.hpp"
+#include "batfill/protocol/batsim5_codec.hpp"
 #include "../support/parse_error.hpp"
 
 #include <gtest/gtest.h>
@@ -44,11 +45,11 @@ std::vector<EventData> every_event_type() {
   JobSubmitted submitted{sample_job(), from_seconds(61)};
   return {begins,
           submitted,
-          JobCompleted{"w0!17", "COMPLETED_WALLTIME_REACHED", -1, parse_machine_set("0-3 8")},
+          JobCompleted{"w0!17", JobState::kWalltimeReached, -1, parse_machine_set("0-3 8")},
           JobKilled{{"w0!1", "w0!2"}},
           RequestedCall{},
-          BatsimNotify{"event_machine_unavailable", parse_machine_set("2-3")},
-          BatsimNotify{"no_more_static_job_to_submit", {}},
+          BatsimNotify{Notification::kMachinesUnavailable, parse_machine_set("2-3")},
+          BatsimNotify{Notification::kNoMoreStaticJobs, {}},
           EstimateWaitingTimeQuery{sample_job()},
           ResourceStateChanged{parse_machine_set("0-1"), "2"},
           BatsimAnswer{R"({"consumed_energy":12.5})"},
@@ -85,9 +86,9 @@ TEST(Codec, RoundTripKeepsTheFields) {
   EXPECT_EQ(typed_user_fields(job).queue, "long");
 
   const Message completed = parse_message(write_message(
-      single(0, JobCompleted{"w0!3", "COMPLETED_KILLED", -2, parse_machine_set("5 0-1")})));
+      single(0, JobCompleted{"w0!3", JobState::kKilled, -2, parse_machine_set("5 0-1")})));
   const auto& c = std::get<JobCompleted>(completed.events[0].data);
-  EXPECT_EQ(c.job_state, "COMPLETED_KILLED");
+  EXPECT_EQ(c.state, JobState::kKilled);
   EXPECT_EQ(c.return_code, -2);
   EXPECT_EQ(to_string(c.alloc), "0-1 5");
 
@@ -198,7 +199,7 @@ TEST(Codec, ReadsCapturedCompletionsAndForwardedProfiles) {
   const Message walltime = parse_message(captured_run("walltime_easy").at(0).json);
   const auto& completed = std::get<JobCompleted>(walltime.events.at(1).data);
   EXPECT_EQ(completed.job_id, "w0!1001");
-  EXPECT_EQ(completed.job_state, "COMPLETED_WALLTIME_REACHED");
+  EXPECT_EQ(completed.state, JobState::kWalltimeReached);
   EXPECT_EQ(completed.return_code, -1);
   EXPECT_EQ(walltime.events.at(0).timestamp, 1'005'200);
 
@@ -315,6 +316,65 @@ TEST(Codec, IgnoresUnknownKeysAndAcceptsBatsim3Begins) {
   EXPECT_EQ(begins.nb_compute_resources, 2);
   EXPECT_EQ(begins.sched_config, "");
   EXPECT_EQ(begins.compute_resources.at(1).name, "b");
+}
+
+}  // namespace
+}  // namespace batfill::protocol
+
+namespace batfill::protocol {
+namespace {
+
+// JOB_COMPLETED's job_state is one of Batsim's final states, read into the model's JobState;
+// any other text is refused naming them.
+TEST(Codec, AJobStateOutsideBatsimsIsRefused) {
+  EXPECT_EQ(batfill::testing::parse_error_of(
+                R"({"now":1,"events":[{"timestamp":1,"type":"JOB_COMPLETED","data":)"
+                R"({"job_id":"w0!1","job_state":"EXPLODED"}}]})"),
+            "event 0 (JOB_COMPLETED): field 'job_state' is 'EXPLODED', not a state Batsim ends a "
+            "job in (COMPLETED_SUCCESSFULLY, COMPLETED_FAILED, COMPLETED_WALLTIME_REACHED, "
+            "COMPLETED_KILLED, REJECTED)");
+}
+
+// One walltime rule for both protocols: absent, null or -1 is no limit, else > 0; the same
+// words for a bad one.
+TEST(Codec, BothCodecsShareTheWalltimeRule) {
+  const auto batsim4 = [](const std::string& walltime) {
+    const std::string job = R"({"id":"w0!1","subtime":0,"res":1,"profile":"p")" +
+                            (walltime.empty() ? "" : R"(,"walltime":)" + walltime) + "}";
+    const std::string text = R"({"now":0,"events":[{"timestamp":0,"type":"JOB_SUBMITTED",)"
+                             R"("data":{"job_id":"w0!1","job":)" +
+                             job + "}}]}";
+    return text;
+  };
+  const auto batsim5 = [](const std::string& walltime) {
+    return R"({"now":0,"events":[{"timestamp":0,"event_type":"JobSubmittedEvent","event":)"
+           R"({"job_id":"w0!1","job":{"resource_request":1)" +
+           (walltime.empty() ? "" : R"(,"walltime":)" + walltime) + "}}}]}";
+  };
+  const auto limit4 = [&](const std::string& walltime) {
+    return std::get<JobSubmitted>(parse_message(batsim4(walltime)).events[0].data).job.walltime;
+  };
+  const auto limit5 = [&](const std::string& walltime) {
+    return std::get<JobSubmitted>(batsim5::decode(batsim5(walltime)).message.events[0].data)
+        .job.walltime;
+  };
+  for (const std::string none : {"", "null", "-1"}) {
+    EXPECT_EQ(limit4(none), kNoTimeLimit) << none;
+    EXPECT_EQ(limit5(none), kNoTimeLimit) << none;
+  }
+  EXPECT_EQ(limit4("60"), from_seconds(60));
+  EXPECT_EQ(limit5("60"), from_seconds(60));
+  EXPECT_EQ(batfill::testing::parse_error_of(batsim4("0")),
+            "event 0 (JOB_SUBMITTED): field 'job.walltime' must be > 0, or -1 or absent for no "
+            "limit, got 0.000000");
+  try {
+    batsim5::decode(batsim5("-2"));
+    ADD_FAILURE() << "no error";
+  } catch (const ProtocolError& e) {
+    EXPECT_STREQ(e.what(),
+                 "event 0 (JobSubmittedEvent): field 'event.job.walltime' must be > 0, or -1 or "
+                 "absent for no limit, got -2.000000");
+  }
 }
 
 }  // namespace

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "batfill/adapter/batsim_adapter.hpp"
-#include "batfill/adapter/responder.hpp"
+#include "batfill/adapter/batsim4_session.hpp"
 #include "batfill/protocol/codec.hpp"
 #include "batfill/simulator/simulation.hpp"
 #include "batfill/workload/job_stream.hpp"
@@ -82,9 +82,11 @@ void BM_Answer(benchmark::State& state) {
   const std::vector<std::string>& requests = recorded().requests;
   const batfill::adapter::Log quiet(batfill::adapter::Verbosity::kQuiet);
   for (auto _ : state) {
-    batfill::adapter::Responder responder(kPolicy, {}, quiet);
+    batfill::adapter::Settings settings;
+    settings.policy = kPolicy;
+    batfill::adapter::Batsim4Session session(settings, quiet);
     for (const std::string& request : requests) {
-      benchmark::DoNotOptimize(responder.reply_to(request).size());
+      benchmark::DoNotOptimize(session.reply_to(request).size());
     }
   }
   per_message(state, requests.size());

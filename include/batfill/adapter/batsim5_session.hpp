@@ -1,58 +1,67 @@
 #pragma once
-// `batfill serve --protocol batsim5`: one Batsim 5 simulation answered over a request/reply
-// channel, whatever carries it (docs/protocol.md §8.3). Batsim 5 opens with its own handshake:
-// the first request is a native-endian u32 length and the init string's bytes; the reply is a
-// native-endian u32 of format flags and a message holding the EDCHello. Every later request is
-// a batprotocol JSON message, answered by one reply, up to SimulationEnds.
+// batfill as a Batsim 5 External Decision Component (docs/protocol.md "Batsim 5
+// (batprotocol)"): the init string, the EDCHello, and each request text of Batsim 5 answered by
+// one BatsimAdapter through the Batsim 5 codec. The EDC library (libbatfill_edc.so) calls
+// initialise() and decide(); `batfill serve --protocol batsim5` calls reply_to(), whose first
+// request is the process handshake: a native-endian u32 length and the init string's bytes,
+// answered by a native-endian u32 of format flags and the message holding the EDCHello.
 
 #include <cstdint>
-#include <iostream>
+#include <memory>
 #include <string>
 #include <string_view>
 
-#include "batfill/adapter/event_batching.hpp"
-#include "batfill/adapter/log.hpp"
-#include "batfill/core/scheduler.hpp"
+#include "batfill/adapter/batsim_adapter.hpp"
+#include "batfill/adapter/session.hpp"
 
 namespace batfill::adapter {
 
-// A REP-style channel: receive one request, send its one reply.
-class RequestChannel {
- public:
-  enum class Received { kRequest, kTimeout, kPeerLost, kError };
-  virtual ~RequestChannel() = default;
-  // The next request into `request`; else why none came, with words in `problem` for kError.
-  virtual Received receive(std::string& request, std::string& problem) = 0;
-  // False when the peer is gone.
-  virtual bool send(std::string_view reply) = 0;
-  // For messages: "tcp://*:28000".
-  virtual std::string name() const = 0;
+// The settings an init string gives over `base`, checked: the same JSON object as Batsim 4's
+// --sched-cfg (settings.hpp), "" or {} for none. Batsim's example EDCs take a key
+// `format_json`; batfill accepts it when true (it speaks JSON only) and refuses false. Throws
+// std::invalid_argument naming the key, or the settings that do not combine with `base`.
+struct InitSettings {
+  Settings settings;
+  bool forward_profiles = false;  // the predictor in force reads the jobs' delay profiles
 };
-
-struct Batsim5ServeSettings {
-  std::string policy = "easy";
-  SchedulerOptions scheduler;
-  EventBatching batching = EventBatching::kInstant;
-  Verbosity verbosity = Verbosity::kInfo;
-};
-
-// How a session ended; the CLI maps these onto serve's exit statuses.
-enum class SessionEnd { kDone, kProtocolError, kTimeout, kChannelError };
+InitSettings read_init_string(std::string_view init, const Settings& base);
 
 // The init string of a handshake request; throws std::invalid_argument when the length does
 // not match the bytes that follow it.
 std::string_view init_of_handshake(std::string_view request);
-// The handshake reply: `flags` then `hello`.
-std::string handshake_reply(std::uint32_t flags, std::string_view hello);
+// The handshake reply: `flags` then `message`.
+std::string handshake_reply(std::uint32_t flags, std::string_view message);
 
-// The reply that stops a real Batsim 5.0.0-rc2 at once with `what` in its error: a message its
-// flatbuffers parser refuses, naming an unknown field that holds the error (docs/protocol.md
-// §8.7). `what` is cut to 500 printable ASCII characters.
-std::string batsim5_stop_notice(const std::string& what);
+class Batsim5Session : public Session {
+ public:
+  // Throws std::invalid_argument for settings that cannot run.
+  Batsim5Session(const Settings& settings, Log log);
 
-// Never throws: every failure is one line on `errors` and the matching SessionEnd. A bad init
-// string or request is answered with batsim5_stop_notice, so Batsim stops instead of waiting.
-SessionEnd serve_batsim5(RequestChannel& channel, const Batsim5ServeSettings& settings,
-                         std::ostream& errors = std::cerr);
+  // Reads the init string (it overrides the settings key by key); the message holding
+  // batfill's EDCHello. Throws std::invalid_argument for a bad init string.
+  const std::string& initialise(std::string_view init);
+  // After initialise() (else it throws RequestError): decodes the request, runs one exchange and encodes the reply, logging
+  // ignored events. Throws RequestError naming the message index, the event and the field.
+  std::string decide(std::string_view request);
+
+  // The handshake first, then decide(). Throws RequestError.
+  std::string reply_to(std::string_view request) override;
+  bool finished() const override { return adapter_ != nullptr && adapter_->finished(); }
+  std::string next_request() const override;
+  // Batsim 5's notice (after the flags word while the handshake is pending), or Batsim 4's
+  // for a Batsim 4 that came here.
+  std::string stop_notice(const std::string& what) const override;
+  Protocol protocol() const override { return Protocol::kBatsim5; }
+
+ private:
+  std::string handshake(std::string_view request);
+
+  Settings settings_;  // the command line's; the init string's override them
+  Log log_;
+  std::unique_ptr<BatsimAdapter> adapter_;  // made at init, with the init string's settings
+  bool batsim4_peer_ = false;               // the first request was a Batsim 4 message
+  std::string hello_;
+  long index_ = 0;  // the next request's number (NumberedRequest)
+};
 
 }  // namespace batfill::adapter

@@ -64,6 +64,14 @@ SettingValues settings_from_json(const std::string& text);
 
 std::vector<std::string> setting_keys();
 
+// The one way a JSON object of settings is taken in, wherever it comes from (--sched-cfg,
+// Batsim's config.sched-config, a Batsim 5 EDC's init string or its handshake): its values over
+// `settings`, then the whole checked (check_settings). Throws std::invalid_argument
+// "SOURCE: <what is wrong>", `source` naming where the object was given. The values given, for
+// a log of what changed.
+SettingValues apply_settings_json(const std::string& text, const std::string& source,
+                                  Settings& settings);
+
 // Throws std::invalid_argument if the settings cannot run together (sjbf with a policy that
 // ignores it, options the predictor does not take), so that they fail where they are given.
 void check_settings(const Settings& settings);

@@ -70,6 +70,11 @@ ParsedMessage decode(std::string_view json);
 // query or answer, a time that is "never", an empty allocation).
 std::string encode(const Message& message);
 
+// The reply that stops a real Batsim 5.0.0-rc2 at once with `what` in its error: a message its
+// flatbuffers parser refuses, naming an unknown field that holds the error (docs/protocol.md
+// "Quirks of the real 5.0.0-rc2"), stop_notice_text(what).
+std::string write_stop_notice(const std::string& what);
+
 // A message holding only an EDCHello, at time 0, as batsim_edc_init replies.
 std::string encode_hello(const EdcHello& hello);
 // The EDCHello of such a message; throws ProtocolError if it holds anything else.

@@ -31,13 +31,23 @@ class ProtocolError : public std::runtime_error {
 // set or time, or an unknown event type.
 Message parse_message(std::string_view json);
 
+// Batsim 4's names of a job state and of a notification, as JOB_COMPLETED and NOTIFY carry
+// them; for logs too.
+std::string job_state_name(JobState state);
+std::string notification_name(const BatsimNotify& notification);
+
+// Whether `json` has Batsim 4's envelope: an object whose `events` are objects each with a
+// `type` (Batsim 5's have an `event_type`), whatever their data. To tell a Batsim 4 that speaks
+// to a Batsim 5 serve what it speaks, even when its message would not parse.
+bool has_batsim4_envelope(std::string_view json);
+
 // Throws std::invalid_argument for a message Batsim would abort on and batfill must never
 // send: an EXECUTE_JOB with an empty allocation, or a time that is "never".
 std::string write_message(const Message& message);
 
 // The reply that stops a real Batsim 4.2.1 at once with `what` in its error, instead of leaving
 // it blocked on a reply that never comes: a NOTIFY of an unknown type, which Batsim aborts on,
-// quoting the type (docs/protocol.md §3.11). `what` is cut to 500 ASCII characters.
+// quoting the type (docs/protocol.md §3.11), stop_notice_text(what).
 std::string write_stop_notice(const std::string& what);
 
 }  // namespace batfill::protocol

@@ -81,9 +81,12 @@ struct JobSubmitted {
   Time forwarded_delay = kNoTimeLimit;
 };
 
+// How a job ended, as Batsim reports it. Each codec names the states in its own table.
+enum class JobState { kSucceeded, kFailed, kWalltimeReached, kKilled, kRejected };
+
 struct JobCompleted {
   std::string job_id;
-  std::string job_state;  // COMPLETED_SUCCESSFULLY, _FAILED, _WALLTIME_REACHED, _KILLED
+  JobState state = JobState::kSucceeded;
   int return_code = 0;
   MachineSet alloc;
 };
@@ -94,11 +97,21 @@ struct JobKilled {
 
 struct RequestedCall {};
 
-// NOTIFY from Batsim: no_more_static_job_to_submit, no_more_external_event_to_occur,
-// event_machine_unavailable / event_machine_available (with `resources`), or anything else.
+// What a notification from Batsim says: Batsim 4's NOTIFY types, Batsim 5's events of the same
+// meaning (docs/protocol.md "NOTIFY", "Events batfill reads" of Batsim 5). Each codec names
+// them in its own table.
+enum class Notification {
+  kNoMoreStaticJobs,      // every job of the workloads has been submitted
+  kNoMoreExternalEvents,  // no machine will change availability any more
+  kMachinesUnavailable,   // `resources` may no longer be given to starting jobs
+  kMachinesAvailable,     // `resources` may be given again
+  kOther,                 // a type batfill does not know (a user's event), named in `other`
+};
+
 struct BatsimNotify {
-  std::string type;
-  MachineSet resources;
+  Notification kind = Notification::kOther;
+  MachineSet resources;  // the machines of a change of availability
+  std::string other;     // kOther's type as the wire named it
 };
 
 // QUERY estimate_waiting_time.
@@ -170,6 +183,12 @@ struct Message {
   Time now = 0;
   std::vector<Event> events;
 };
+
+// What a stop notice says, in either protocol (docs/protocol.md "Protocol errors"):
+// "batfill error: " and `what` cut to 500 characters, each one that is not printable ASCII,
+// or that JSON would escape (a quote, a backslash), made a space. A Batsim quotes it in its own
+// error, which must read as it was written.
+std::string stop_notice_text(const std::string& what);
 
 // The event type name used on the wire ("JOB_SUBMITTED", "EXECUTE_JOB", ...).
 std::string event_type_name(const EventData& data);

@@ -1,4 +1,4 @@
-#include "batfill/simulator/edc_library.hpp"
+#include "batfill/transport/edc_library.hpp"
 
 #include <dlfcn.h>
 
@@ -10,7 +10,7 @@
 #include "batfill/common/foreign_call.hpp"
 #include "batfill/common/text.hpp"
 
-namespace batfill::simulator {
+namespace batfill::transport {
 namespace {
 
 using Init = std::uint8_t (*)(const std::uint8_t*, std::uint32_t, std::uint32_t*, std::uint8_t**,
@@ -131,4 +131,4 @@ protocol::Message EdcLibrary::exchange(const protocol::Message& request) {
   }
 }
 
-}  // namespace batfill::simulator
+}  // namespace batfill::transport

@@ -2,7 +2,8 @@
 // A Batsim 5 External Decision Component library (batfill's own libbatfill_edc.so, Batsim's
 // bundled libeasy.so, ...) seen from the embedded simulator, which plays Batsim 5's part: it
 // loads the library, calls batsim_edc_init once, then batsim_edc_take_decisions for each
-// request, in batprotocol's JSON format (docs/protocol.md §8.6).
+// request, in batprotocol's JSON format (docs/protocol.md §8.6). A client of a decision process
+// like RemoteDecisionProcess beside it: the messages travel through a C call instead of a socket.
 
 #include <cstdint>
 #include <string>
@@ -10,7 +11,7 @@
 #include "batfill/protocol/batsim5_codec.hpp"
 #include "batfill/protocol/decision_process.hpp"
 
-namespace batfill::simulator {
+namespace batfill::transport {
 
 class EdcLibrary : public protocol::DecisionProcess {
  public:
@@ -42,4 +43,4 @@ class EdcLibrary : public protocol::DecisionProcess {
   long index_ = 0;  // requests numbered from 0, for errors
 };
 
-}  // namespace batfill::simulator
+}  // namespace batfill::transport
