@@ -11,7 +11,6 @@
 #include <string>
 #include <string_view>
 
-#include "batfill/adapter/batsim5_responder.hpp"
 #include "batfill/adapter/batsim5_session.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -26,11 +25,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const bool embedded_nul = content.find('\0') != std::string_view::npos;
   std::ostringstream log;
   try {
-    const batfill::adapter::Batsim5Responder responder(
-        "easy", {}, batfill::adapter::Log(batfill::adapter::Verbosity::kQuiet, log),
-        batfill::adapter::EventBatching::kInstant, init);
+    batfill::adapter::Batsim5Session session(
+        batfill::adapter::Settings{},
+        batfill::adapter::Log(batfill::adapter::Verbosity::kQuiet, log));
+    const std::string& hello = session.initialise(init);
     if (embedded_nul) std::abort();  // text after a NUL was ignored
-    if (responder.hello().empty()) std::abort();
+    if (hello.empty()) std::abort();
   } catch (const std::exception&) {
   }
   return 0;

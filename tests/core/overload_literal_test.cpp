@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "../support/literal_policies.hpp"
-#include "batfill/core/instant_replay.hpp"
+#include "../support/instant_replay.hpp"
 
 namespace batfill {
 namespace {
