@@ -1,6 +1,6 @@
 // libFuzzer target: the Batsim JSON workload reader on arbitrary text. Any outcome but a crash, a
 // leak or a hang is fine: a clear std::exception is the reader's way to refuse (docs/semantics.md
-// §5.9).
+// docs/semantics.md#input-limits).
 #include <cstdint>
 #include <stdexcept>
 #include <string>

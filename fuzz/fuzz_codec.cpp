@@ -1,6 +1,7 @@
 // libFuzzer target: the Batsim message codec. A message that parses must write back to JSON
 // that parses and writes again to the very same text: numbers are read exactly and written in
-// their shortest form, so a second round trip changes nothing (docs/protocol.md §2.3).
+// their shortest form, so a second round trip changes nothing
+// (docs/protocol.md#what-a-request-must-satisfy).
 #include <cstdint>
 #include <cstdlib>
 #include <stdexcept>

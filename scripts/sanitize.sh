@@ -5,7 +5,7 @@
 #
 # SimGrid switches between its actors' stacks by hand (its default "raw" and "ucontext" context
 # factories), which ASan cannot follow; the sanitized build therefore runs the embedded simulator
-# on SimGrid's thread contexts (BATFILL_SIMGRID_CFG, docs/semantics.md §5.10).
+# on SimGrid's thread contexts (BATFILL_SIMGRID_CFG, docs/semantics.md#extra-simgrid-settings-batfill_simgrid_cfg).
 #
 # usage: scripts/sanitize.sh [ctest arguments...]
 set -euo pipefail

@@ -26,7 +26,7 @@ struct PassScope {
 };
 
 // Times are Python ints of microseconds, exact on the whole 128-bit range (batfill.NEVER is
-// kNever), as the core counts them (docs/semantics.md §1.1).
+// kNever), as the core counts them (docs/semantics.md#time).
 py::object time_to_py(Time t) {
   if (t >= std::numeric_limits<std::int64_t>::min() &&
       t <= std::numeric_limits<std::int64_t>::max()) {

@@ -56,7 +56,8 @@ InitSettings read_init_string(std::string_view init, const Settings& base) {
     if (!settings.empty()) apply_settings_json(settings, "init string", read.settings);
   }
   // Only the clairvoyant predictor reads the runtime, from the job's delay profile
-  // (docs/semantics.md §2.9); other runs spare Batsim the profile in every submission.
+  // (docs/semantics.md#predictions-correctors-and-backfill-order); other runs spare Batsim the
+  // profile in every submission.
   read.forward_profiles = read.settings.scheduler.predictor == "clairvoyant";
   return read;
 }
@@ -84,8 +85,7 @@ std::string handshake_reply(std::uint32_t flags, std::string_view message) {
   return reply;
 }
 
-Batsim5Session::Batsim5Session(const Settings& settings, Log log)
-    : settings_(settings), log_(log) {
+Batsim5Session::Batsim5Session(const Settings& settings, Log log) : settings_(settings), log_(log) {
   check_settings(settings_);
 }
 

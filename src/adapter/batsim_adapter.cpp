@@ -31,7 +31,8 @@ Event stamped(Time now, EventData data) {
   return event;
 }
 
-// Jobs of one instant are queued by id, never by message order (docs/semantics.md §1.3).
+// Jobs of one instant are queued by id, never by message order
+// (docs/semantics.md#order-of-same-instant-submissions).
 void sort_by_id(std::vector<std::pair<EventPosition, const JobSubmitted*>>& submissions) {
   std::sort(submissions.begin(), submissions.end(), [](const auto& a, const auto& b) {
     return job_id_less(a.second->job.id, b.second->job.id);
@@ -51,8 +52,8 @@ Job core_job(const SubmittedJob& submitted, Time now) {
 }
 
 // The answer to `estimate_waiting_time`: how long until the job would start if submitted now,
-// as its policy plans it (docs/semantics.md §4.3). Batsim merely logs the answer, so -1 s
-// stands for "never".
+// as its policy plans it (docs/semantics.md#waiting-time-estimates). Batsim merely logs the answer,
+// so -1 s stands for "never".
 Time waiting_estimate(const Scheduler& scheduler, const SubmittedJob& submitted, Time now) {
   const Time start = scheduler.estimate_start(core_job(submitted, now), now);
   return start == kNever ? from_seconds(-1) : start - now;
@@ -80,8 +81,9 @@ Message BatsimAdapter::exchange(const Message& request) {
   check_clock(now);
   begin_if_asked(request);
   Instant instant = gather_instant(request);
-  // Batsim's first message holds SIMULATION_BEGINS (docs/protocol.md §5.10); a message with no
-  // event at all gave gather_instant nothing to refuse, yet a pass needs the core.
+  // Batsim's first message holds SIMULATION_BEGINS (docs/protocol.md#quirks-of-a-real-batsim-421
+  // (SIMULATION_BEGINS comes alone)); a message with no event at all gave gather_instant nothing to
+  // refuse, yet a pass needs the core.
   if (!started())
     throw ProtocolError(
         "message before SIMULATION_BEGINS: the first message must begin the simulation");
@@ -103,9 +105,10 @@ Message BatsimAdapter::exchange(const Message& request) {
 }
 
 // Every prediction due by now (expired, or expiring within kWakeUpLead) is corrected before the
-// completions, whether or not this request is the wake-up asked for it (docs/semantics.md §2.9):
-// another request may come first, and a job completing now was running when its prediction
-// expired; correcting one that ends this very instant changes no plan.
+// completions, whether or not this request is the wake-up asked for it
+// (docs/semantics.md#predictions-correctors-and-backfill-order): another request may come first,
+// and a job completing now was running when its prediction expired; correcting one that ends this
+// very instant changes no plan.
 void BatsimAdapter::apply_instant(Instant& instant, Time now) {
   correct_due();
   for (const CompletionEvent& event : instant.completions) {
@@ -117,7 +120,8 @@ void BatsimAdapter::apply_instant(Instant& instant, Time now) {
 }
 
 // Requests join the queue after the instant's completions and submissions (docs/semantics.md
-// §2.11), under the name the simulator gave them, which is the core's.
+// docs/semantics.md#resize-requests-of-running-jobs), under the name the simulator gave them, which
+// is the core's.
 void BatsimAdapter::request_resizes(const Instant& instant, Time now) {
   for (const auto& [where, requested] : instant.resize_requests) {
     JobId made;
@@ -133,10 +137,10 @@ void BatsimAdapter::request_resizes(const Instant& instant, Time now) {
   }
 }
 
-// pyss's event handling (docs/semantics.md §5.7): one pass per event, submissions in id order.
-// pyss corrects expired predictions first in their second and runs no pass for them, so the
-// corrections due by now are made before the first pass, and none needs a wake-up of its own
-// (docs/semantics.md §2.9).
+// pyss's event handling (docs/semantics.md#event-batching---batching): one pass per event,
+// submissions in id order. pyss corrects expired predictions first in their second and runs no pass
+// for them, so the corrections due by now are made before the first pass, and none needs a wake-up
+// of its own (docs/semantics.md#predictions-correctors-and-backfill-order).
 void BatsimAdapter::apply_per_event(Instant& instant, Time now, Message& reply) {
   sort_by_id(instant.submissions);
   const std::vector<std::vector<InstantEvent>> passes = per_event_passes(
@@ -194,8 +198,8 @@ std::vector<Termination> BatsimAdapter::terminations_of(const Instant& instant, 
   return terminations;
 }
 
-// Batsim's clock starts at 0 and never goes back (docs/protocol.md §2.3): a request that breaks
-// this would make the core plan in the past.
+// Batsim's clock starts at 0 and never goes back (docs/protocol.md#what-a-request-must-satisfy): a
+// request that breaks this would make the core plan in the past.
 void BatsimAdapter::check_clock(Time now) {
   if (now < 0) throw ProtocolError("'now' is " + format_seconds(now) + " s: must be >= 0");
   if (now < last_now_) {
@@ -206,7 +210,8 @@ void BatsimAdapter::check_clock(Time now) {
 }
 
 // SIMULATION_BEGINS creates the core, so it must be the first event; Batsim sends it alone
-// (docs/protocol.md §5.10). One found later is refused by gather_instant.
+// (docs/protocol.md#quirks-of-a-real-batsim-421 (SIMULATION_BEGINS comes alone)). One found later
+// is refused by gather_instant.
 void BatsimAdapter::begin_if_asked(const Message& request) {
   if (request.events.empty()) return;
   const EventData& data = request.events.front().data;
@@ -281,7 +286,7 @@ void BatsimAdapter::begin(const SimulationBegins& begins, const EventPosition& w
 }
 
 // Allocations are Batsim resource ids: the table comes from the ids Batsim gives, never from
-// the order of the names (docs/protocol.md §5, resource ids).
+// the order of the names (docs/protocol.md#quirks-of-a-real-batsim-421, resource ids).
 void BatsimAdapter::read_machines(const SimulationBegins& begins, const EventPosition& where,
                                   MachineSet& unavailable) {
   const int machines = begins.nb_compute_resources;
@@ -305,7 +310,7 @@ void BatsimAdapter::read_machines(const SimulationBegins& begins, const EventPos
   }
 }
 
-// Over the settings given to the constructor, key by key (docs/protocol.md §7.1).
+// Over the settings given to the constructor, key by key (docs/protocol.md#--sched-cfg).
 void BatsimAdapter::apply_sched_config(const std::string& text, const EventPosition& where) {
   if (text.empty()) return;
   // Settings are checked against a registered policy; a policy made by the program that runs
@@ -370,7 +375,8 @@ bool BatsimAdapter::ever_submitted(const std::string& id) const {
 
 namespace {
 
-// Whether the job's user fields hold the workload field "resize" (docs/semantics.md §2.11).
+// Whether the job's user fields hold the workload field "resize"
+// (docs/semantics.md#resize-requests-of-running-jobs).
 bool carries_resize_requests(const SubmittedJob& job) {
   const auto* text = std::get_if<UserFieldsText>(&job.user_fields);
   if (text == nullptr || text->json.find("resize") == std::string::npos) return false;
@@ -397,7 +403,7 @@ void BatsimAdapter::submit(std::vector<std::pair<EventPosition, const JobSubmitt
     if (!resize_requests_replayed_ && carries_resize_requests(submitted->job)) {
       log_.warning(where.text() + ": job '" + submitted->job.id +
                    "' carries resize requests; Batsim cannot grow an allocation, so it runs "
-                   "without them (docs/semantics.md §2.11)");
+                   "without them (docs/semantics.md#resize-requests-of-running-jobs)");
     }
     active_.emplace(submitted->job.id, JobStage::kWaiting);
     Job job = core_job(submitted->job, now);
@@ -463,8 +469,8 @@ void BatsimAdapter::decide(Time now, Message& reply) {
         log_.debug("grant " + decision.job_id + " at " + format_seconds(now) + " s on " +
                    to_string(decision.machines));
       }
-      reply.events.push_back(
-          stamped(reply.now, GrantResize{std::move(decision.job_id), std::move(decision.machines)}));
+      reply.events.push_back(stamped(
+          reply.now, GrantResize{std::move(decision.job_id), std::move(decision.machines)}));
       continue;
     }
     const auto active = active_.find(decision.job_id);
@@ -493,14 +499,15 @@ void BatsimAdapter::decide(Time now, Message& reply) {
 
 // A job started with a zero prediction (or one expiring within kWakeUpLead) has outlived it at
 // once. Its correction is made now and the pass runs again, as a wake-up at this very instant
-// would (docs/semantics.md §2.9): Batsim cannot be asked for a call at a time it has reached.
+// would (docs/semantics.md#predictions-correctors-and-backfill-order): Batsim cannot be asked for a
+// call at a time it has reached.
 void BatsimAdapter::correct_expired_at_start(Time now, Message& reply) {
   while (correct_due()) decide(now, reply);
 }
 
 // A prediction that expires less than kWakeUpLead after Batsim's clock cannot have a wake-up of
-// its own that Batsim is sure to accept (docs/protocol.md §4.3): it is corrected now. Checked
-// before the call, which is out of line and runs at every request.
+// its own that Batsim is sure to accept (docs/protocol.md#call_me_later): it is corrected now.
+// Checked before the call, which is out of line and runs at every request.
 bool BatsimAdapter::correct_due() {
   const Time horizon = last_now_ + kWakeUpLead - 1;
   if (scheduler_->next_correction_time() > horizon) return false;
@@ -509,9 +516,9 @@ bool BatsimAdapter::correct_due() {
 }
 
 // Batsim's answer to a CALL_ME_LATER comes one internal message after the time asked for
-// (docs/protocol.md §4.3): its instant is the time asked for, as in the embedded simulator,
-// so that planned ends computed from it tie with the ones it corrects. Every call asked for up to
-// `now` has come by then: it leaves the pending ones.
+// (docs/protocol.md#call_me_later): its instant is the time asked for, as in the embedded
+// simulator, so that planned ends computed from it tie with the ones it corrects. Every call asked
+// for up to `now` has come by then: it leaves the pending ones.
 Time BatsimAdapter::instant_time(Time now, const Instant& instant) {
   Time at = now;
   const auto reached = wake_ups_.upper_bound(now);
@@ -523,12 +530,13 @@ Time BatsimAdapter::instant_time(Time now, const Instant& instant) {
   return at;
 }
 
-// A CALL_ME_LATER only for the next prediction to expire (docs/semantics.md §2.9), unless a
-// wake-up already pending comes first; never otherwise, so runs without a corrector exchange
-// exactly the messages they always did. Batsim refuses a wake-up at a time its clock has
-// reached, and its clock moves on while it reads the reply (docs/protocol.md §4.3): the call
-// goes first in the reply, and correct_due() has made every correction due before
-// kWakeUpLead after Batsim's clock, so the call targets no earlier.
+// A CALL_ME_LATER only for the next prediction to expire
+// (docs/semantics.md#predictions-correctors-and-backfill-order), unless a wake-up already pending
+// comes first; never otherwise, so runs without a corrector exchange exactly the messages they
+// always did. Batsim refuses a wake-up at a time its clock has reached, and its clock moves on
+// while it reads the reply (docs/protocol.md#call_me_later): the call goes first in the reply, and
+// correct_due() has made every correction due before kWakeUpLead after Batsim's clock, so the call
+// targets no earlier.
 void BatsimAdapter::ask_wake_up(Message& reply) {
   const Time at = scheduler_->next_correction_time();
   if (at == kNever) return;

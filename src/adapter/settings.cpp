@@ -91,7 +91,8 @@ SettingValue read_predictor_options(const rapidjson::Value& value) {
   if (value.IsString()) {
     const std::string_view text(value.GetString(), value.GetStringLength());
     if (const rapidjson::ParseResult result = parse_json(parsed, text); result.IsError()) {
-      throw std::invalid_argument("must be a JSON object, but it is " + json_error_text(result, text));
+      throw std::invalid_argument("must be a JSON object, but it is " +
+                                  json_error_text(result, text));
     }
   }
   const PredictorOptions options = predictor_options_of(value.IsString() ? parsed : value);
@@ -233,7 +234,7 @@ const std::vector<Setting>& table() {
        "order of the backfill candidates: queue (default) or sjbf (shortest predicted first)"},
       {"queues", "queues", kNone, read_queues, nullptr,
        "JSON file of LSF-style queues: priorities, reservations, backfill, slot limits "
-       "(docs/semantics.md §2.10)"},
+       "(docs/semantics.md#queues---queues)"},
       {"batching", "batching", kNone, read_batching, nullptr,
        "how the events of one Batsim request are handled: instant (default: completions, then "
        "submissions, one pass) or per-event (one pass per event, submissions first, "

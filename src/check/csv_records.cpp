@@ -54,7 +54,7 @@ std::size_t Columns::index(const std::string& name) const {
 Time parse_time(const std::string& text, const char* column) {
   try {
     // Exactly from the text when it is plain decimals, as both writers make it: through a
-    // double, times past 2^33 s would move (docs/semantics.md §1.1).
+    // double, times past 2^33 s would move (docs/semantics.md#time).
     if (const std::optional<Time> exact = parse_decimal_seconds(text)) return *exact;
     char* end = nullptr;
     const double seconds = std::strtod(text.c_str(), &end);

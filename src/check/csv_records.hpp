@@ -11,7 +11,8 @@
 namespace batfill::check {
 
 // Batsim rounds each time it writes to 6 decimals independently, so a sum of two printed times
-// may be off by one microsecond from the printed third (docs/semantics.md §6.5).
+// may be off by one microsecond from the printed third
+// (docs/semantics.md#checking-a-schedule-batfill-check).
 constexpr Time kTolerance = 1;
 
 inline bool off_by_more(Time printed, Time sum) {

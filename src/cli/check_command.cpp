@@ -31,7 +31,7 @@ bool has_role(const simgrid::s4u::Host* host, const char* role) {
 }
 
 // Batsim's machine count for a platform: every host but the master and the storage hosts
-// (docs/usage.md §1, `--platform`).
+// (docs/usage.md#replaying-a-trace-batfill-simulate, `--platform`).
 int compute_host_count(const std::string& platform) {
   if (!std::ifstream(platform))
     throw std::runtime_error("cannot read platform " + quoted(platform));
@@ -125,8 +125,7 @@ int check_command(const std::vector<std::string>& arguments) {
                       : count_of(static_cast<long long>(options.resizes.size()), "resize request") +
                             " (" + resizes + "), ";
   std::cout << path << ": " << count_of(static_cast<long long>(jobs.size()), "job") << ", "
-            << requests << count_of(static_cast<long long>(violations.size()), "violation")
-            << '\n';
+            << requests << count_of(static_cast<long long>(violations.size()), "violation") << '\n';
   return violations.empty() ? 0 : 1;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // `batfill check JOBS.csv [--platform F | --nodes N] [--workload W]`: validates a Batsim
-// _jobs.csv (docs/semantics.md §6.5).
+// _jobs.csv (docs/semantics.md#checking-a-schedule-batfill-check).
 
 #include <string>
 #include <vector>

@@ -61,8 +61,9 @@ po::variables_map parse(const std::vector<std::string>& arguments,
   return values;
 }
 
-// --timeout in seconds, checked: finite, > 0 and at most a week (docs/protocol.md §1.3), so
-// that the milliseconds handed to ZeroMQ never overflow or mean "forever".
+// --timeout in seconds, checked: finite, > 0 and at most a week
+// (docs/protocol.md#timeouts-and-exit-statuses-of-batfill-serve), so that the milliseconds handed
+// to ZeroMQ never overflow or mean "forever".
 std::chrono::milliseconds timeout_option(const po::variables_map& values) {
   const double seconds = values["timeout"].as<double>();
   constexpr double kLongestTimeout = 7 * 24 * 3600.0;
@@ -75,7 +76,7 @@ std::chrono::milliseconds timeout_option(const po::variables_map& values) {
   return std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
 }
 
-// --nodes, checked against the machine-size limit (docs/semantics.md §5.6).
+// --nodes, checked against the machine-size limit (docs/semantics.md#machine-size).
 int nodes_option(const po::variables_map& values) {
   const int nodes = values["nodes"].as<int>();
   if (nodes <= 0 || nodes > kMaxMachines) {
@@ -117,14 +118,15 @@ void add_simulate_options(po::options_description& command) {
       "SWF: reject jobs without a requested time instead of using their runtime as the limit")(
       "resize", po::value<std::string>(),
       "CSV job_id,after,nodes: resize requests of running jobs, for any trace format "
-      "(docs/semantics.md §2.11); writes PREFIX_resizes.csv")("no-progress",
-                                                              "no progress bar on stderr");
+      "(docs/semantics.md#resize-requests-of-running-jobs); writes PREFIX_resizes.csv")(
+      "no-progress", "no progress bar on stderr");
   command.add(cli::policy_options_description());
   command.add(cli::transform_options_description());
 }
 
-// The workload's jobs, streamed; read whole when the options transform it (§5.11 of
-// docs/semantics.md: shaking re-sorts the jobs, load scaling needs the first submission) or
+// The workload's jobs, streamed; read whole when the options transform it
+// (docs/semantics.md#streaming-replay of docs/semantics.md: shaking re-sorts the jobs, load scaling
+// needs the first submission) or
 // --resize adds requests to them.
 struct OpenedWorkload {
   std::unique_ptr<workload::JobStream> jobs;
@@ -193,8 +195,9 @@ ChosenDecisionProcess choose_decision_process(const po::variables_map& values,
 }
 
 // Resize requests are made to batfill's own scheduler only: no Batsim protocol can say them
-// (docs/semantics.md §2.11). --resize is refused beside an external one (option_rules.cpp); a
-// workload that carries requests itself runs without them there, with a warning.
+// (docs/semantics.md#resize-requests-of-running-jobs). --resize is refused beside an external one
+// (option_rules.cpp); a workload that carries requests itself runs without them there, with a
+// warning.
 bool replays_resize_requests(const OpenedWorkload& opened, const ChosenDecisionProcess& chosen) {
   if (!opened.has_resize_requests) return false;
   if (chosen.in_process != nullptr) return true;
@@ -257,8 +260,8 @@ void print_summary(const workload::JobStream& jobs, const simulator::SimulationR
 }
 
 // The settings the scheduler runs with: --sched-cfg's over the command line's (docs/protocol.md
-// §7.1). Read once, here, so that a bad --sched-cfg fails before the workload is read; the
-// scheduler gets the text itself in SIMULATION_BEGINS, as from Batsim.
+// docs/protocol.md#--sched-cfg). Read once, here, so that a bad --sched-cfg fails before the
+// workload is read; the scheduler gets the text itself in SIMULATION_BEGINS, as from Batsim.
 adapter::Settings settings_in_force(const po::variables_map& values, adapter::Settings settings) {
   const std::string& text = values["sched-cfg"].as<std::string>();
   if (text.empty()) return settings;

@@ -11,7 +11,8 @@ namespace po = boost::program_options;
 namespace {
 
 // The flags' values, then batsched's --variant_options (the same JSON object as Batsim's
-// sched-config): every spelling of one setting must agree (docs/protocol.md §7.2).
+// sched-config): every spelling of one setting must agree
+// (docs/protocol.md#batsched-compatible-command-line).
 adapter::SettingValues given_settings(const po::variables_map& values) {
   adapter::SettingValues given = adapter::settings_from_flags(
       [&values](const std::string& flag) -> std::optional<std::string> {

@@ -6,7 +6,9 @@ namespace batfill::cli {
 namespace po = boost::program_options;
 
 po::options_description transform_options_description() {
-  po::options_description options("workload transformations (docs/semantics.md §5.8)");
+  po::options_description options(
+      "workload transformations "
+      "(docs/semantics.md#load-scaling-and-input-shaking---load-factor---shake)");
   options.add_options()("load-factor", po::value<double>()->default_value(1, "1"),
                         "multiply the load: inter-arrival times are divided by F")(
       "shake", po::value<std::string>(),

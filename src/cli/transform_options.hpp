@@ -1,6 +1,6 @@
 #pragma once
-// `simulate --load-factor` and `--shake`: the workload transformations of docs/semantics.md §5.8
-// as command-line options.
+// `simulate --load-factor` and `--shake`: the workload transformations of
+// docs/semantics.md#load-scaling-and-input-shaking---load-factor---shake as command-line options.
 
 #include <boost/program_options.hpp>
 #include <memory>

@@ -23,8 +23,8 @@ constexpr OrderName kOrders[] = {
     {QueueOrder::kDescBoundedSlowdown, "desc_bounded_slowdown"},
 };
 
-// Below this, bounded slowdown treats a job as this long (docs/semantics.md §6.3 uses the same 10
-// s).
+// Below this, bounded slowdown treats a job as this long (docs/semantics.md#batfills-own-metrics
+// uses the same 10 s).
 constexpr Time kSlowdownBound = from_seconds(10);
 
 bool fcfs_before(const Job& a, const Job& b) {
@@ -39,11 +39,11 @@ Time walltime(const Job& job) { return job.time_limit; }  // kNoTimeLimit sorts 
 // estimate stands in for the runtime):
 //   slowdown          = (now - submit + walltime) / walltime
 //   bounded slowdown  = max(1, (now - submit + walltime) / max(walltime, 10 s))
-// as the metrics define them (docs/semantics.md §6.3). batsched's orders of the same names use
-// plain waiting time `now - submit` for "slowdown" and waiting time over a constant for "bounded
-// slowdown"; both then sort exactly like FCFS, hence the textbook definitions here. A zero limit
-// divides by 1 µs; a job without a limit has slowdown 1. Compared exactly as 128-bit cross
-// products.
+// as the metrics define them (docs/semantics.md#batfills-own-metrics). batsched's orders of the
+// same names use plain waiting time `now - submit` for "slowdown" and waiting time over a constant
+// for "bounded slowdown"; both then sort exactly like FCFS, hence the textbook definitions here. A
+// zero limit divides by 1 µs; a job without a limit has slowdown 1. Compared exactly as 128-bit
+// cross products.
 __extension__ typedef __int128 Wide;  // GCC/Clang builtin; -Wpedantic knows no 128-bit type
 
 struct Slowdown {

@@ -45,7 +45,8 @@ QueueGate::~QueueGate() {
 }
 
 // A pending resize request holds no reservation: LSF's slot reservation does not support them
-// (docs/semantics.md §2.11). It is then a job of a queue without slot_reserve.
+// (docs/semantics.md#resize-requests-of-running-jobs). It is then a job of a queue without
+// slot_reserve.
 bool QueueGate::may_reserve(const Job& job) {
   if (job.resize_request) return false;
   const QueueSpec& queue = queue_of(job);

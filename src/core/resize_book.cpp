@@ -6,7 +6,7 @@ namespace batfill {
 namespace {
 
 // What remains at `now` of a running job's run limit: the run time of its resize requests
-// (docs/semantics.md §2.11). None for a job without a limit.
+// (docs/semantics.md#resize-requests-of-running-jobs). None for a job without a limit.
 Time remaining_limit(const RunningJob& running, Time now) {
   if (!running.job.has_time_limit()) return kNoTimeLimit;
   return std::max<Time>(0, add_saturating(running.start, running.job.time_limit) - now);

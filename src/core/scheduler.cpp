@@ -66,8 +66,8 @@ void Scheduler::give_back(const RunningJob& running) {
   releases_.erase(running.release);
 }
 
-// The job's end is the end of its resizes (docs/semantics.md §2.11): the granted ones give their
-// machines back with it, the pending ones are withdrawn.
+// The job's end is the end of its resizes (docs/semantics.md#resize-requests-of-running-jobs): the
+// granted ones give their machines back with it, the pending ones are withdrawn.
 void Scheduler::end_resizes(const JobId& job) {
   for (const JobId& request : resizes_.close(job)) {
     if (is_pending_resize(request)) {
@@ -164,7 +164,8 @@ Time Scheduler::predict(const Job& job) {
     // Jobs started in this instant are not yet running for the predictor: pyss starts them
     // after every event of the instant. Jobs that ended in this instant still are: pyss handles
     // submissions before terminations, whichever order the completions reached us in
-    // (docs/semantics.md §2.9). Those are the completions not yet learned from.
+    // (docs/semantics.md#predictions-correctors-and-backfill-order). Those are the completions not
+    // yet learned from.
     for (const auto& [id, other] : running_) {
       // A granted resize is part of its job, not a job of the user.
       if (other.job.resize_request) continue;
@@ -218,7 +219,7 @@ std::uint64_t Scheduler::start_sequence_of(const JobId& id) const {
 }
 
 // Jobs that can never run are refused at submission so they never block the queue
-// (docs/semantics.md §2.7). The refusal is written only for a job refused.
+// (docs/semantics.md#rejection-at-submission). The refusal is written only for a job refused.
 Scheduler::Admission Scheduler::admission(const Job& job) const {
   Admission admission;
   if (job.nodes <= 0) {

@@ -1,7 +1,7 @@
 // libbatfill_edc.so: batfill as a Batsim 5 External Decision Component that Batsim loads with
-// dlopen (docs/protocol.md §8.2). Only the three C functions of Batsim's EDC API are exported
-// (src/edc/exports.map). Nothing throws across the C boundary and nothing exits: every failure
-// is a non-zero return and one line on stderr naming the key or the event.
+// dlopen (docs/protocol.md#the-edc-library). Only the three C functions of Batsim's EDC API are
+// exported (src/edc/exports.map). Nothing throws across the C boundary and nothing exits: every
+// failure is a non-zero return and one line on stderr naming the key or the event.
 
 #include <cstdint>
 #include <exception>
@@ -45,9 +45,10 @@ void hand_back(std::string text, std::uint8_t** data, std::uint32_t* size) {
 
 extern "C" {
 
-BATFILL_EDC_EXPORT std::uint8_t batsim_edc_init(const std::uint8_t* init_data, std::uint32_t init_size,
-                             std::uint32_t* flags, std::uint8_t** reply_data,
-                             std::uint32_t* reply_size) noexcept {
+BATFILL_EDC_EXPORT std::uint8_t batsim_edc_init(const std::uint8_t* init_data,
+                                                std::uint32_t init_size, std::uint32_t* flags,
+                                                std::uint8_t** reply_data,
+                                                std::uint32_t* reply_size) noexcept {
   if (flags == nullptr || reply_data == nullptr || reply_size == nullptr) {
     return fail("batsim_edc_init", "null output pointer");
   }

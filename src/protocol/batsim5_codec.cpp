@@ -470,7 +470,7 @@ struct EventWriter {
   void operator()(const EstimateWaitingTimeQuery&) const { unsupported("QUERY"); }
   void operator()(const ResourceStateChanged&) const { unsupported("RESOURCE_STATE_CHANGED"); }
   void operator()(const BatsimAnswer&) const { unsupported("ANSWER"); }
-  // batfill's in-process resize events (docs/semantics.md §2.11).
+  // batfill's in-process resize events (docs/semantics.md#resize-requests-of-running-jobs).
   void operator()(const ResizeRequested&) const { unsupported("RESIZE_REQUESTED"); }
   void operator()(const GrantResize&) const { unsupported("GRANT_RESIZE"); }
   void operator()(const SimulationEnds&) const {
@@ -502,7 +502,7 @@ struct EventWriter {
     w.EndObject();
   }
   // OneShot times are whole units: milliseconds, rounded up so the call never comes before the
-  // time asked (docs/protocol.md §8.5).
+  // time asked (docs/protocol.md#batsim-5-events-batfill-writes).
   void operator()(const CallMeLater& e) const {
     if (e.at == kNever || e.at < 0) {
       throw std::invalid_argument("CallMeLater at a time Batsim cannot take");

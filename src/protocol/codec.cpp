@@ -389,8 +389,8 @@ struct DataWriter {
   void operator()(const SimulationEnds&) const { empty(); }
   void operator()(const ResizeRequested&) const { in_process_only("RESIZE_REQUESTED"); }
   void operator()(const GrantResize&) const { in_process_only("GRANT_RESIZE"); }
-  // Decisions: exactly the members Batsim accepts (docs/protocol.md §4.1, §5); a
-  // RejectJob's reason stays in the process.
+  // Decisions: exactly the members Batsim accepts (docs/protocol.md#execute_job,
+  // docs/protocol.md#quirks-of-a-real-batsim-421); a RejectJob's reason stays in the process.
   void operator()(const ExecuteJob& e) const {
     if (e.alloc.empty()) {
       throw std::invalid_argument("EXECUTE_JOB of '" + e.job_id + "' with an empty allocation");
@@ -426,7 +426,7 @@ struct DataWriter {
     w.StartObject();
     w.EndObject();
   }
-  // Batsim cannot grow an allocation (docs/semantics.md §2.11).
+  // Batsim cannot grow an allocation (docs/semantics.md#resize-requests-of-running-jobs).
   [[noreturn]] static void in_process_only(const char* what) {
     throw std::invalid_argument(std::string(what) +
                                 " is batfill's own event, never sent to Batsim");

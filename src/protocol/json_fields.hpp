@@ -11,8 +11,8 @@
 #include <charconv>
 #include <climits>
 #include <cmath>
-#include <cstdint>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -29,7 +29,7 @@ namespace batfill::protocol::json_fields {
 
 using Value = rapidjson::Value;
 // Validating writes: a string that is not UTF-8 must fail here, never reach Batsim as a message
-// that is not JSON (docs/protocol.md §2.3).
+// that is not JSON (docs/protocol.md#what-a-request-must-satisfy).
 using Writer = rapidjson::Writer<rapidjson::StringBuffer, rapidjson::UTF8<>, rapidjson::UTF8<>,
                                  rapidjson::CrtAllocator, rapidjson::kWriteValidateEncodingFlag>;
 
@@ -133,8 +133,8 @@ class Fields {
   int machine_count(const char* key) const {
     const int count = integer(key);
     if (count > kMaxMachines) {
-      fail("field " + name(key) + " " + std::to_string(count) + " is more than batfill's limit of " +
-           std::to_string(kMaxMachines) + " machines");
+      fail("field " + name(key) + " " + std::to_string(count) +
+           " is more than batfill's limit of " + std::to_string(kMaxMachines) + " machines");
     }
     return count;
   }
@@ -267,11 +267,10 @@ inline void write_typed_user_fields(Writer& writer, const TypedUserFields& field
 // Parses `json` and hands `read` the document and the parse result; the document must be done
 // with on return. Its values and parse stack live in buffers of this call: a text of a few
 // hundred bytes, as most requests and every job's user fields are, then allocates nothing for
-// its document (docs/protocol.md §1.5); a larger one continues in allocated chunks. The buffers
-// are on the stack: code that runs in a SimGrid actor, whose stack a platform may set as small
-// as 16 KiB (`contexts/stack-size`), asks for small ones.
-template <std::size_t kValueBytes = (16 << 10), std::size_t kStackBytes = (4 << 10),
-          typename Read>
+// its document (docs/protocol.md#what-a-message-costs); a larger one continues in allocated chunks.
+// The buffers are on the stack: code that runs in a SimGrid actor, whose stack a platform may set
+// as small as 16 KiB (`contexts/stack-size`), asks for small ones.
+template <std::size_t kValueBytes = (16 << 10), std::size_t kStackBytes = (4 << 10), typename Read>
 auto with_pooled_document(std::string_view json, Read&& read) {
   alignas(std::max_align_t) char value_memory[kValueBytes];
   alignas(std::max_align_t) char stack_memory[kStackBytes];

@@ -42,7 +42,8 @@ protocol::JobSubmitted job_submitted(const SimulatedJob& job) {
     event.job.user_fields = protocol::TypedUserFields{job.record.job.user, job.record.job.queue};
   }
   // Delay profiles are forwarded, as Batsim does with --forward-profiles-on-submission: the
-  // clairvoyant predictor reads the runtime there (docs/semantics.md §2.9).
+  // clairvoyant predictor reads the runtime there
+  // (docs/semantics.md#predictions-correctors-and-backfill-order).
   if (job.profile != nullptr && job.profile->type == workload::Profile::Type::kDelay) {
     event.forwarded_delay = job.profile->delay;
   }
@@ -52,9 +53,10 @@ protocol::JobSubmitted job_submitted(const SimulatedJob& job) {
 protocol::JobCompleted job_completed(SimulatedJob& job, FinalState state) {
   protocol::JobCompleted event;
   event.job_id = job.batsim_id;
-  event.state = state == FinalState::kCompletedWalltimeReached ? protocol::JobState::kWalltimeReached
-                : state == FinalState::kCompletedFailed        ? protocol::JobState::kFailed
-                                                               : protocol::JobState::kSucceeded;
+  event.state = state == FinalState::kCompletedWalltimeReached
+                    ? protocol::JobState::kWalltimeReached
+                : state == FinalState::kCompletedFailed ? protocol::JobState::kFailed
+                                                        : protocol::JobState::kSucceeded;
   // Batsim's return codes: 0 on success, the profile's `ret` on failure, -1 at the walltime.
   event.return_code =
       state == FinalState::kCompletedWalltimeReached ? -1 : job.profile->return_code;

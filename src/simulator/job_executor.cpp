@@ -52,7 +52,7 @@ void JobExecutor::start(std::size_t slot, const std::string& name, const Job& jo
   const bool cut = job.has_time_limit() && profile.delay >= limit;
   const Time duration = cut ? limit : profile.delay;
   // Both are within kMaxTime, so the sum cannot overflow; past kMaxTime it is no valid time
-  // (docs/semantics.md §1.1): a clear stop rather than a clock that wraps.
+  // (docs/semantics.md#time): a clear stop rather than a clock that wraps.
   if (now + duration > kMaxTime) {
     throw std::runtime_error("job '" + name + "' started at " + format_seconds(now) + " s for " +
                              format_seconds(duration) +

@@ -28,7 +28,7 @@ class ReplyChecker {
                         const MachineSet& alloc, Time now) const;
   // The errors of a reply that names what cannot be decided: a job that is not waiting
   // (unknown, or already started or rejected); an event that is no decision; a GRANT_RESIZE of
-  // no resize request still pending (docs/semantics.md §2.11).
+  // no resize request still pending (docs/semantics.md#resize-requests-of-running-jobs).
   [[noreturn]] void throw_not_waiting(const JobTable& jobs, const std::string& id,
                                       const char* decision, Time now) const;
   [[noreturn]] void throw_unexpected_event(const protocol::Event& event, Time now) const;

@@ -13,8 +13,9 @@
 
 namespace batfill::simulator {
 
-// Held only while the job is in flight (submitted and not yet ended, docs/semantics.md §5.11):
-// what the stand-in needs of the workload job is copied in, so the reader can move on.
+// Held only while the job is in flight (submitted and not yet ended,
+// docs/semantics.md#streaming-replay): what the stand-in needs of the workload job is copied in, so
+// the reader can move on.
 struct SimulatedJob {
   const workload::Profile* profile = nullptr;        // null when the job names an unknown profile
   std::string batsim_id;                             // "w0!<id>", as messages name the job

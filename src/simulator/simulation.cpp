@@ -43,7 +43,7 @@ void watch_stop_signals() {
   std::signal(SIGTERM, on_stop_signal);
 }
 
-// An external scheduler's REJECT_JOB carries no reason on the wire (docs/protocol.md §4.2).
+// An external scheduler's REJECT_JOB carries no reason on the wire (docs/protocol.md#reject_job).
 Rejection rejection_of(const protocol::RejectJob& reject) {
   if (!reject.reason.empty()) return reject.reason;
   return Rejection("", "", "rejected by the decision process");
@@ -82,12 +82,11 @@ class BatsimStandIn {
 
   [[noreturn]] void throw_interrupted() const {
     const int signal = stop_signal;
-    throw Interrupted(signal, std::string("interrupted by ") +
-                                  (signal == SIGINT ? "SIGINT" : "SIGTERM") +
-                                  " at simulated time " + format_seconds(last_now_) + " s, with " +
-                                  std::to_string(ended_) + " of " +
-                                  std::to_string(stream_.record_count()) +
-                                  " jobs ended; no output written");
+    throw Interrupted(signal,
+                      std::string("interrupted by ") + (signal == SIGINT ? "SIGINT" : "SIGTERM") +
+                          " at simulated time " + format_seconds(last_now_) + " s, with " +
+                          std::to_string(ended_) + " of " + std::to_string(stream_.record_count()) +
+                          " jobs ended; no output written");
   }
 
   SimulationResult result() const {
@@ -145,7 +144,8 @@ class BatsimStandIn {
       next_job_ = stream_.next();
     }
     if (submissions_left && next_job_ == nullptr) {
-      request_.events.push_back({now, protocol::BatsimNotify{protocol::Notification::kNoMoreStaticJobs, {}, {}}});
+      request_.events.push_back(
+          {now, protocol::BatsimNotify{protocol::Notification::kNoMoreStaticJobs, {}, {}}});
     }
     make_resize_requests(now);
     while (!wake_ups_.empty() && *wake_ups_.begin() <= now) {
@@ -283,9 +283,9 @@ class BatsimStandIn {
     }
   }
 
-  // Resize requests (docs/semantics.md §2.11) come after the instant's completions and
-  // submissions, in the order they fell due; a job that ended by now makes none (end_resizes
-  // dropped them).
+  // Resize requests (docs/semantics.md#resize-requests-of-running-jobs) come after the instant's
+  // completions and submissions, in the order they fell due; a job that ended by now makes none
+  // (end_resizes dropped them).
   void make_resize_requests(Time now) {
     while (!resizes_due_.empty() && resizes_due_.begin()->first <= now) {
       const auto [index, rank] = resizes_due_.begin()->second;
@@ -388,7 +388,8 @@ SimulationResult run_simulation(workload::JobStream& jobs,
                                 const SimulationOptions& options, const JobEnded& job_ended) {
   const WallClock::time_point start = WallClock::now();
   // Extra SimGrid settings, e.g. contexts/factory:thread under AddressSanitizer, which cannot
-  // follow SimGrid's own stack switching (docs/semantics.md §5.10). Given on the engine's command
+  // follow SimGrid's own stack switching
+  // (docs/semantics.md#extra-simgrid-settings-batfill_simgrid_cfg). Given on the engine's command
   // line: the context factory is chosen when the engine starts. The stand-in's actor runs the
   // whole decision process (a JSON codec and socket too with --scheduler), so it keeps
   // SimGrid's default 8 MiB stack even where a platform shrinks its actors' stacks (Batsim's

@@ -1,6 +1,6 @@
 #pragma once
 // A ZeroMQ endpoint as batfill accepts it, on either end: tcp://HOST:PORT or ipc://PATH
-// (docs/protocol.md §1.1). Checked before libzmq sees it, whose own errors ("Protocol not
+// (docs/protocol.md#sockets). Checked before libzmq sees it, whose own errors ("Protocol not
 // supported", "Invalid argument") do not say which part is wrong. Private to src/transport.
 
 #include <string>

@@ -4,8 +4,9 @@
 
 namespace batfill::transport {
 
-// The most bytes one message part may hold, either way (docs/protocol.md §1.4). Real messages are
-// far smaller: a SIMULATION_BEGINS of 100,000 machines is about 10 MB.
+// The most bytes one message part may hold, either way
+// (docs/protocol.md#peer-death-and-message-size). Real messages are far smaller: a
+// SIMULATION_BEGINS of 100,000 machines is about 10 MB.
 constexpr long long kMaxMessageBytes = 64LL << 20;
 
 }  // namespace batfill::transport

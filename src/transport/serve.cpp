@@ -44,7 +44,7 @@ CpuTime cpu_time() {
   return {seconds(usage.ru_utime), seconds(usage.ru_stime)};
 }
 
-// What answering cost, per message, at the end of a run (docs/protocol.md §1.5).
+// What answering cost, per message, at the end of a run (docs/protocol.md#what-a-message-costs).
 void log_cost(const adapter::Log& log, long messages) {
   if (messages == 0) return;
   const CpuTime process = cpu_time();
@@ -61,12 +61,12 @@ void log_cost(const adapter::Log& log, long messages) {
 
 // How long one receive waits before serve looks at the monitor: a peer's death is noticed
 // within this. Polling the socket and the monitor together at every message would cost more
-// ZeroMQ calls than answering the message (docs/protocol.md §1.5).
+// ZeroMQ calls than answering the message (docs/protocol.md#what-a-message-costs).
 constexpr std::chrono::milliseconds kMonitorSlice(20);
 
 // serve's end of the connection: a REP socket bound to the endpoint, and the monitor that sees
-// its peer go (docs/protocol.md §1.4). Members go in reverse order: the monitor before the socket
-// it watches, the socket before its context.
+// its peer go (docs/protocol.md#peer-death-and-message-size). Members go in reverse order: the
+// monitor before the socket it watches, the socket before its context.
 struct ReplySocket {
   // Throws zmq::error_t when the endpoint cannot be bound.
   explicit ReplySocket(const std::string& endpoint);
@@ -82,7 +82,8 @@ struct ReplySocket {
 ReplySocket::ReplySocket(const std::string& endpoint) {
   // The last reply (to SIMULATION_ENDS) must still reach Batsim after serve returns.
   socket.set(zmq::sockopt::linger, 5000);
-  // ZeroMQ drops a peer that sends more; the monitor then reports it (docs/protocol.md §1.4).
+  // ZeroMQ drops a peer that sends more; the monitor then reports it
+  // (docs/protocol.md#peer-death-and-message-size).
   socket.set(zmq::sockopt::maxmsgsize, static_cast<int64_t>(kMaxMessageBytes));
   socket.set(zmq::sockopt::rcvtimeo, static_cast<int>(receive_timeout.count()));
   socket.set(zmq::sockopt::ipv6, needs_ipv6(endpoint));
@@ -209,7 +210,7 @@ std::optional<int> ServeLoop::receive() {
         errors_ << "batfill serve: Batsim closed the connection on " << options_.endpoint
                 << " before " << session_.next_request() << ": it exited or crashed, or sent "
                 << "a message larger than " << (kMaxMessageBytes >> 20)
-                << " MiB (docs/protocol.md §1.4)\n";
+                << " MiB (docs/protocol.md#peer-death-and-message-size)\n";
         return kServeSocketError;
       case Wait::kTimeout:
         break;
@@ -218,8 +219,7 @@ std::optional<int> ServeLoop::receive() {
             << " on " << options_.endpoint << "; is it still running?\n";
     return kServeTimeout;
   } catch (const zmq::error_t& e) {
-    errors_ << "batfill serve: receiving " << session_.next_request() << ": " << e.what()
-            << '\n';
+    errors_ << "batfill serve: receiving " << session_.next_request() << ": " << e.what() << '\n';
     return kServeSocketError;
   }
 }
@@ -253,14 +253,13 @@ bool ServeLoop::send(const std::string& reply) {
     end_.socket.send(zmq::buffer(reply), zmq::send_flags::none);
     return true;
   } catch (const zmq::error_t& e) {
-    errors_ << "batfill serve: replying to " << session_.next_request() << ": " << e.what()
-            << '\n';
+    errors_ << "batfill serve: replying to " << session_.next_request() << ": " << e.what() << '\n';
     return false;
   }
 }
 
 // Batsim has no timeout of its own: left without a reply it would wait forever. This reply
-// makes it abort at once, quoting the error (docs/protocol.md §3.11); the socket's linger
+// makes it abort at once, quoting the error (docs/protocol.md#protocol-errors); the socket's linger
 // delivers it. The first line of the error only: the offending message follows it.
 int ServeLoop::stop_batsim(const std::string& error, int status) {
   errors_ << "batfill serve: " << error << '\n';
@@ -315,7 +314,7 @@ std::optional<int> ServeLoop::answer() {
   const long parts = count_parts();
   if (parts != 1) {
     return stop_batsim(session_.next_request() + " is in " + std::to_string(parts) +
-                           " parts: Batsim sends each request as one (docs/protocol.md §1.1)",
+                           " parts: Batsim sends each request as one (docs/protocol.md#sockets)",
                        kServeProtocolError);
   }
   std::string reply;

@@ -1,5 +1,6 @@
-// Batsim JSON workloads (docs/semantics.md §5.3): nb_res, jobs and profiles. A syntax error or a
-// broken top level spoils the whole file; a broken job or profile only makes its jobs invalid.
+// Batsim JSON workloads (docs/semantics.md#batsim-json-workloads): nb_res, jobs and profiles. A
+// syntax error or a broken top level spoils the whole file; a broken job or profile only makes its
+// jobs invalid.
 
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
@@ -146,9 +147,9 @@ std::string batsim4_profile_type(const std::string& type, const Value& profile) 
   if (type == "ParallelTaskProfile") return "parallel";
   if (type != "ParallelTaskHomogeneousProfile") return type;
   const Value* strategy = member(profile, "generation_strategy");
-  const bool each_value = strategy == nullptr || (strategy->IsString() &&
-                                                  std::string(strategy->GetString()) ==
-                                                      "DefinedAmountsUsedForEachValue");
+  const bool each_value = strategy == nullptr ||
+                          (strategy->IsString() &&
+                           std::string(strategy->GetString()) == "DefinedAmountsUsedForEachValue");
   return each_value ? "parallel_homogeneous" : type;
 }
 
@@ -222,7 +223,7 @@ class BatsimJsonReader {
     }
     rapidjson::Document document;
     // Validating: job ids and names are UTF-8, as the protocol needs them (docs/semantics.md
-    // §5.3).
+    // docs/semantics.md#batsim-json-workloads).
     const rapidjson::ParseResult parsed = parse_json(document, text);
     if (parsed.IsError()) {
       const std::size_t offset = parsed.Offset();
@@ -298,11 +299,12 @@ class BatsimJsonReader {
     read_profile_reference(job, member(value, "profile"), location);
     read_walltime(job, member(value, "walltime"), location);
     job.extra_json = extra_fields(value);
-    // Batsim's user field `user`, for predictors that learn per user (docs/semantics.md §2.9).
+    // Batsim's user field `user`, for predictors that learn per user
+    // (docs/semantics.md#predictions-correctors-and-backfill-order).
     if (const Value* user = member(value, "user"); user != nullptr && user->IsInt()) {
       job.job.user = user->GetInt();
     }
-    // Its queue, a number or a name (docs/semantics.md §2.10).
+    // Its queue, a number or a name (docs/semantics.md#queues---queues).
     if (const Value* queue = member(value, "queue"); queue != nullptr) {
       if (queue->IsString()) job.job.queue = queue->GetString();
       if (queue->IsInt64()) job.job.queue = std::to_string(queue->GetInt64());
@@ -312,8 +314,8 @@ class BatsimJsonReader {
   }
 
   // "resize": [{"after": seconds >= 0, "nodes": integer > 0}, ...], each before the walltime
-  // (docs/semantics.md §2.11). Kept in extra_json too: beside a real Batsim, `serve` sees it in
-  // JOB_SUBMITTED and warns that it cannot grow an allocation.
+  // (docs/semantics.md#resize-requests-of-running-jobs). Kept in extra_json too: beside a real
+  // Batsim, `serve` sees it in JOB_SUBMITTED and warns that it cannot grow an allocation.
   void read_resizes(WorkloadJob& job, const Value* resizes, const std::string& location) {
     if (resizes == nullptr) return;
     if (!resizes->IsArray()) {

@@ -135,7 +135,7 @@ class RowReader {
   }
 
   // Without an actual_run_time column a job runs exactly its limit (DR_EVT's "limit" mode,
-  // docs/semantics.md §5.2).
+  // docs/semantics.md#dr_evt-csv).
   template <class Location>
   void read_limit_and_runtime(WorkloadJob& job, const Location& location) {
     const std::optional<Time> limit = time_cell(cell(columns_.time_limit));

@@ -17,8 +17,8 @@
 
 namespace batfill::workload::detail {
 
-// The limits of a resize request (docs/semantics.md §2.11), said alike by a workload's `resize`
-// field and a --resize file.
+// The limits of a resize request (docs/semantics.md#resize-requests-of-running-jobs), said alike by
+// a workload's `resize` field and a --resize file.
 constexpr const char* kResizeAfterLimit =
     "a number of seconds from 0 to 4.25e31 (batfill's time range)";
 constexpr const char* kResizeNodesLimit = "an integer from 1 to 1000000 (batfill's machine limit)";
@@ -137,7 +137,8 @@ class RepeatedIds {
   std::unordered_set<std::string> repeated_;
 };
 
-// Batsim's submission order: by submit time, same-instant jobs by id (docs/semantics.md §1.3).
+// Batsim's submission order: by submit time, same-instant jobs by id
+// (docs/semantics.md#order-of-same-instant-submissions).
 bool submitted_before(const Job& a, const Job& b);
 
 // Sorts the jobs into Batsim's submission order. Stable, so records that tie keep their file

@@ -1,5 +1,6 @@
 // The --resize CSV file: resize requests for the jobs of any trace format (docs/semantics.md
-// §2.11), one `job_id,after,nodes` line each after a header line.
+// docs/semantics.md#resize-requests-of-running-jobs), one `job_id,after,nodes` line each after a
+// header line.
 
 #include <stdexcept>
 #include <string>
@@ -58,7 +59,8 @@ class ResizeFileReader {
   }
 
   void check_header(const std::vector<std::string_view>& fields) const {
-    if (fields.size() != 3 || fields[0] != "job_id" || fields[1] != "after" || fields[2] != "nodes") {
+    if (fields.size() != 3 || fields[0] != "job_id" || fields[1] != "after" ||
+        fields[2] != "nodes") {
       fail("", "the header must be 'job_id,after,nodes'");
     }
   }

@@ -1,5 +1,5 @@
 // SWF (Standard Workload Format, Parallel Workloads Archive v2.2), replayed with the
-// conventions of docs/semantics.md §5.1: id = field 1, submit = field 2, runtime = field 4, nodes =
+// conventions of docs/semantics.md#swf: id = field 1, submit = field 2, runtime = field 4, nodes =
 // field 8 (field 5 when 8 is missing), time limit = field 9 (the runtime when 9 is missing).
 
 #include <algorithm>
@@ -209,11 +209,12 @@ void SwfRecordParser::read_fields(WorkloadJob& job) {
   } else {
     job.job.nodes = *nodes;
   }
-  // The user, for predictors that learn per user (docs/semantics.md §2.9); -1 stays unknown.
+  // The user, for predictors that learn per user
+  // (docs/semantics.md#predictions-correctors-and-backfill-order); -1 stays unknown.
   if (const std::optional<int> user = detail::whole_int(number_[kUserId]); user && *user >= 0) {
     job.job.user = *user;
   }
-  // The queue (docs/semantics.md §2.10); -1 is SWF's "unknown".
+  // The queue (docs/semantics.md#queues---queues); -1 is SWF's "unknown".
   if (const std::optional<int> queue = detail::whole_int(number_[kQueueNumber]);
       queue && *queue >= 0) {
     job.job.queue = std::to_string(*queue);

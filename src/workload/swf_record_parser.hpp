@@ -1,7 +1,8 @@
 #pragma once
-// One SWF line at a time (docs/semantics.md §5.1, §5.5): header comments set the machine size,
-// records become jobs. Shared by the whole-file reader and the streaming one (swf_stream), so
-// both give the same jobs and the same reasons. Private to src/workload.
+// One SWF line at a time (docs/semantics.md#swf, docs/semantics.md#invalid-records): header
+// comments set the machine size, records become jobs. Shared by the whole-file reader and the
+// streaming one (swf_stream), so both give the same jobs and the same reasons. Private to
+// src/workload.
 
 #include <array>
 #include <functional>

@@ -1,5 +1,5 @@
-// Streaming SWF replay (docs/semantics.md §5.11): a first pass validates the whole trace keeping
-// only counts and the ids that repeat; the jobs are then read again, one at a time, as the
+// Streaming SWF replay (docs/semantics.md#streaming-replay): a first pass validates the whole trace
+// keeping only counts and the ids that repeat; the jobs are then read again, one at a time, as the
 // replay asks for them. Both passes parse records with the whole-file reader's parser, so jobs,
 // renamed ids and reasons are the same.
 

@@ -29,7 +29,7 @@ std::optional<Time> rounded(long double microseconds) {
 }
 
 // Load scaling of job `id`'s submit time, `first` being the trace's first submission. A factor
-// below 1 stretches the trace, possibly past the range (docs/semantics.md §1.1).
+// below 1 stretches the trace, possibly past the range (docs/semantics.md#time).
 Time scaled(Time submit, Time first, double factor, const std::string& id) {
   if (factor == 1) return submit;
   const long double offset = static_cast<long double>(submit - first);

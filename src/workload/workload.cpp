@@ -21,8 +21,9 @@ namespace {
 
 enum class Format { kSwf, kBatsimJson, kDrevtCsv };
 
-// The most text a workload may hold, compressed or not (docs/semantics.md §5.9): the largest
-// archive traces are a few hundred MB, and a bound keeps a hostile file from exhausting memory.
+// The most text a workload may hold, compressed or not (docs/semantics.md#input-limits): the
+// largest archive traces are a few hundred MB, and a bound keeps a hostile file from exhausting
+// memory.
 constexpr std::size_t kMaxWorkloadBytes = std::size_t{2} << 30;
 
 std::string too_large(const std::string& path) {

@@ -1,6 +1,7 @@
 // Batsim5Session request by request, as serve's loop drives it: Batsim 5's handshake (u32
-// length + init string in, u32 flags + EDCHello out, docs/protocol.md §8.3), a run to
-// SimulationEnds, and the stop notices that end a session early.
+// length + init string in, u32 flags + EDCHello out,
+// docs/protocol.md#process-mode-and-its-handshake), a run to SimulationEnds, and the stop notices
+// that end a session early.
 
 #include "batfill/adapter/batsim5_session.hpp"
 
@@ -63,8 +64,7 @@ TEST(Batsim5Session, HandshakeThenARunToTheEnd) {
        message("0.0", "JobSubmittedEvent",
                R"({"job_id":"w0!1","job":{"resource_request":1,"walltime":10.0},)"
                R"("submission_time":0.0})"),
-       message("5.0", "JobCompletedEvent",
-               R"({"job_id":"w0!1","state":"COMPLETED_SUCCESSFULLY"})"),
+       message("5.0", "JobCompletedEvent", R"({"job_id":"w0!1","state":"COMPLETED_SUCCESSFULLY"})"),
        message("5.0", "SimulationEndsEvent", "{}")},
       error);
   EXPECT_EQ(error, "");
@@ -136,10 +136,10 @@ TEST(Batsim5Session, AnInitMessageOfTheWrongLengthIsNamed) {
 TEST(Batsim5Session, BadRequestIsNamedByMessageAndEvent) {
   Batsim5Session session(Settings{}, Log(Verbosity::kQuiet));
   std::string error;
-  replies_of(session,
-             {init_request(""), kBegins,
-              message("1.0", "JobCompletedEvent", R"({"job_id":"w0!4"})")},
-             error);
+  replies_of(
+      session,
+      {init_request(""), kBegins, message("1.0", "JobCompletedEvent", R"({"job_id":"w0!4"})")},
+      error);
   EXPECT_NE(error.find("message #1: event 0 (JobCompletedEvent): field 'job_id': job "
                        "'w0!4' was never submitted"),
             std::string::npos)

@@ -1,6 +1,6 @@
 // The Batsim adapter: requests of a real Batsim 4.2.1 run, hand-made instants whose expected
 // starts are derived from the spec's rules, and the rules a reply must obey for Batsim not to
-// abort (docs/protocol.md §4.1, §5).
+// abort (docs/protocol.md#execute_job, docs/protocol.md#quirks-of-a-real-batsim-421).
 
 #include "batfill/adapter/batsim_adapter.hpp"
 
@@ -281,8 +281,8 @@ TEST(BatsimAdapter, StampsEveryDecisionWithTheRequestNow) {
 
 // ---- Rejections ------------------------------------------------------------------------------
 
-// A job without walltime is not one of them (docs/semantics.md §2.10): w0!3 queues ahead of
-// w0!4 (ids in number order) and takes machine 0.
+// A job without walltime is not one of them (docs/semantics.md#queues---queues): w0!3 queues ahead
+// of w0!4 (ids in number order) and takes machine 0.
 TEST(BatsimAdapter, RejectsJobsThatCanNeverRun) {
   Session session(4);
   EXPECT_EQ(session.send_at(0, {submission("w0!4", 1, 10), submission("w0!1", 5),
@@ -296,7 +296,8 @@ TEST(BatsimAdapter, RejectionsCarryTheCoreReason) {
   ASSERT_EQ(reply.events.size(), 1u);
   const auto& rejection = std::get<RejectJob>(reply.events[0].data);
   EXPECT_EQ(rejection.job_id, "w0!1");
-  // semantics.md §2.7: the job, and why apart, so that the summary groups the reason alone.
+  // semantics.md#rejection-at-submission: the job, and why apart, so that the summary groups the
+  // reason alone.
   EXPECT_EQ(rejection.reason.job_id(), "w0!1");
   EXPECT_EQ(rejection.reason.why(), "requests 5 nodes but the machine has 4");
   // The reason stays in the process: Batsim 4's REJECT_JOB accepts only job_id.
@@ -333,16 +334,18 @@ TEST(BatsimAdapter, MachinesFollowAvailabilityEvents) {
       session.send_at(2, {BatsimNotify{Notification::kMachinesUnavailable, parse_machine_set("1")}})
           .empty());
   EXPECT_TRUE(session.send_at(101, {completion("a", "1"), submission("b", 1)}).empty());
-  EXPECT_EQ(session.send_at(200, {BatsimNotify{Notification::kMachinesAvailable, parse_machine_set("0")}}),
+  EXPECT_EQ(session.send_at(
+                200, {BatsimNotify{Notification::kMachinesAvailable, parse_machine_set("0")}}),
             (Decisions{{"b", "0"}}));
 }
 
 TEST(BatsimAdapter, RefusesToDeadlockWhenMachinesCanNeverComeBack) {
   Session session(1);
-  EXPECT_TRUE(session
-                  .send_at(0, {BatsimNotify{Notification::kMachinesUnavailable, parse_machine_set("0")},
-                               submission("a", 1)})
-                  .empty());
+  EXPECT_TRUE(
+      session
+          .send_at(0, {BatsimNotify{Notification::kMachinesUnavailable, parse_machine_set("0")},
+                       submission("a", 1)})
+          .empty());
   EXPECT_NE(
       error_of(session, from_seconds(5), {BatsimNotify{Notification::kNoMoreExternalEvents, {}}})
           .find("Batsim would deadlock"),
@@ -367,8 +370,8 @@ TEST(BatsimAdapter, AnswersWaitingTimeQueries) {
 TEST(BatsimAdapter, LogsAndIgnoresWhatItDoesNotUse) {
   Session session(2);
   EXPECT_TRUE(session
-                  .send_at(1, {BatsimNotify{Notification::kOther, {}, "my_custom_event"}, RequestedCall{},
-                               ResourceStateChanged{parse_machine_set("0"), "1"},
+                  .send_at(1, {BatsimNotify{Notification::kOther, {}, "my_custom_event"},
+                               RequestedCall{}, ResourceStateChanged{parse_machine_set("0"), "1"},
                                BatsimAnswer{R"({"consumed_energy":3.5})"},
                                BatsimNotify{Notification::kNoMoreStaticJobs, {}}})
                   .empty());
@@ -379,9 +382,9 @@ TEST(BatsimAdapter, LogsAndIgnoresWhatItDoesNotUse) {
   EXPECT_NE(session.log.str().find("event 3 (ANSWER): not expected"), std::string::npos);
 }
 
-// Batsim cannot grow an allocation (docs/semantics.md §2.11): a job whose workload gives it
-// resize requests is warned about once, by name, and runs as any other; a user field that only
-// mentions the word inside a value is no request.
+// Batsim cannot grow an allocation (docs/semantics.md#resize-requests-of-running-jobs): a job whose
+// workload gives it resize requests is warned about once, by name, and runs as any other; a user
+// field that only mentions the word inside a value is no request.
 TEST(BatsimAdapter, WarnsOnceOfAJobCarryingResizeRequestsAndRunsIt) {
   Session session(4);
   JobSubmitted resizing = submission("w0!1", 2);
@@ -397,10 +400,10 @@ TEST(BatsimAdapter, WarnsOnceOfAJobCarryingResizeRequestsAndRunsIt) {
   EXPECT_EQ(log.find("job 'w0!2' carries"), std::string::npos) << log;
 }
 
-// The embedded simulator's own resize events (docs/semantics.md §2.11), 4 machines, easy: a
-// (2 nodes) starts at 0 on 0-1; at 10 s its first request, for 2 nodes, finds nothing waiting
-// and is granted the free 2-3 at once. A job whose requests the simulator replays gets no
-// warning. A request named otherwise than the core names it, or of a job not running, is
+// The embedded simulator's own resize events (docs/semantics.md#resize-requests-of-running-jobs), 4
+// machines, easy: a (2 nodes) starts at 0 on 0-1; at 10 s its first request, for 2 nodes, finds
+// nothing waiting and is granted the free 2-3 at once. A job whose requests the simulator replays
+// gets no warning. A request named otherwise than the core names it, or of a job not running, is
 // refused naming the event.
 TEST(BatsimAdapter, ReplayedResizeRequestsAreGrantedOrRefused) {
   const auto started_adapter = [](std::ostringstream& log) {
@@ -443,29 +446,30 @@ TEST(BatsimAdapter, ReplayedResizeRequestsAreGrantedOrRefused) {
 }
 
 // A real Batsim reports a walltime kill late, possibly in one message with another job's early
-// completion (docs/protocol.md §5.6). conservative-classic, 10 machines: A (6, 11 s) and E (4,
-// 50 s) start at 0; H (6, 100 s) at 1 is reserved from A's planned end, 11; B (5, 10,000 s) at
-// 2 from H's end, 111 (E's 4 machines alone are too few). At 11.000002 A, 2 µs late, and E,
-// early, end in one message: H starts on A's machines; B stays reserved from 111. The reply is
-// valid and nobody waits on an idle machine (docs/semantics.md §2.5).
+// completion (docs/protocol.md#quirks-of-a-real-batsim-421 (messaging latency)).
+// conservative-classic, 10 machines: A (6, 11 s) and E (4, 50 s) start at 0; H (6, 100 s) at 1 is
+// reserved from A's planned end, 11; B (5, 10,000 s) at 2 from H's end, 111 (E's 4 machines alone
+// are too few). At 11.000002 A, 2 µs late, and E, early, end in one message: H starts on A's
+// machines; B stays reserved from 111. The reply is valid and nobody waits on an idle machine
+// (docs/semantics.md#conservative-classic--feitelson--weil-1998).
 TEST(BatsimAdapter, ConservativeBfStartsTheHeadAtALateReportBesideAnEarlyOne) {
   Session session(10, "conservative-classic");
   EXPECT_EQ(session.send_at(0, {submission("A", 6, 11), submission("E", 4, 50)}),
             (Decisions{{"A", "0-5"}, {"E", "6-9"}}));
   EXPECT_TRUE(session.send_at(1, {submission("H", 6, 100)}).empty());
   EXPECT_TRUE(session.send_at(2, {submission("B", 5, 10000)}).empty());
-  EXPECT_EQ(
-      session.send(from_seconds(11) + 2,
-                   {completion("A", "0-5", JobState::kWalltimeReached), completion("E", "6-9")}),
-      (Decisions{{"H", "0-5"}}));
+  EXPECT_EQ(session.send(from_seconds(11) + 2, {completion("A", "0-5", JobState::kWalltimeReached),
+                                                completion("E", "6-9")}),
+            (Decisions{{"H", "0-5"}}));
   EXPECT_EQ(
       session.send(from_seconds(111) + 4, {completion("H", "0-5", JobState::kWalltimeReached)}),
       (Decisions{{"B", "0-4"}}));
 }
 
 // At debug verbosity each job's first reservation under conservative-classic is logged once
-// (docs/semantics.md §2.5). 4 machines, 100 s limits: at 1, a (4 nodes) starts and b (4 nodes) is
-// reserved from a's planned end, 101. At 101 a ends and b starts: no second line for b.
+// (docs/semantics.md#conservative-classic--feitelson--weil-1998). 4 machines, 100 s limits: at 1, a
+// (4 nodes) starts and b (4 nodes) is reserved from a's planned end, 101. At 101 a ends and b
+// starts: no second line for b.
 TEST(BatsimAdapter, LogsEachFirstReservationOnceAtDebugLevel) {
   std::ostringstream log;
   BatsimAdapter scheduler("conservative-classic", {}, Log(Verbosity::kDebug, log));
@@ -606,7 +610,8 @@ TEST(BatsimAdapter, InconsistentCompletionsAndSubmissions) {
   EXPECT_EQ(error_of(session, 1, {submission("w0!8", 1), RequestedCall{}, submission("w0!8", 1)}),
             "event 2 (JOB_SUBMITTED): field 'job_id': job 'w0!8' submitted twice");
   EXPECT_EQ(
-      error_of(session, 1, {BatsimNotify{Notification::kMachinesUnavailable, parse_machine_set("0-1")}}),
+      error_of(session, 1,
+               {BatsimNotify{Notification::kMachinesUnavailable, parse_machine_set("0-1")}}),
       "event 0 (NOTIFY): field 'resources': '0-1' names machines beyond the 1 compute machines");
   EXPECT_EQ(error_of(session, 1, {platform(1)}),
             "event 0 (SIMULATION_BEGINS): the simulation has already begun");
@@ -622,7 +627,8 @@ TEST(BatsimAdapter, CompletionTwiceIsAnError) {
             "event 0 (JOB_COMPLETED): field 'job_id': job 'w0!1' completed twice");
 }
 
-// ---- Predictions and corrections (docs/semantics.md §2.9) ---------------------------------
+// ---- Predictions and corrections (docs/semantics.md#predictions-correctors-and-backfill-order)
+// ---------------------------------
 
 JobSubmitted user_job(const std::string& id, int user) {
   JobSubmitted submitted = submission(id, 4);  // the whole 4-machine platform, walltime 100 s
@@ -694,8 +700,8 @@ JobSubmitted sized_user_job(const std::string& id, int res, int walltime_s, int 
   return submitted;
 }
 
-// Batsim reads the events of a reply one internal message apart (docs/protocol.md §4.3), so the
-// call comes first, before the decision it follows.
+// Batsim reads the events of a reply one internal message apart (docs/protocol.md#call_me_later),
+// so the call comes first, before the decision it follows.
 TEST(BatsimAdapterPredictions, TheWakeUpIsTheFirstEventOfItsReply) {
   BatsimAdapter adapter = adapter_after_two_runs("reqtime", 15);
   const Message at_50 = adapter.exchange(request(from_seconds(50), {user_job("c", 1)}));
@@ -704,13 +710,13 @@ TEST(BatsimAdapterPredictions, TheWakeUpIsTheFirstEventOfItsReply) {
   EXPECT_EQ(std::get<ExecuteJob>(at_50.events[1].data).job_id, "c");
 }
 
-// docs/semantics.md §2.9, zero prediction: a and b ran 0 s, so c (3 machines, user 1) is
-// predicted 0 s. At 50, c, d (4 machines) and e (1 machine, walltime 50, user 2: predicted its
-// walltime) arrive. The pass starts c; d waits for c, whose planned end is 50 (its prediction),
-// so e (ending at 100) neither ends by d's shadow time nor fits the 0 extra machines. c has
-// outlived its prediction at once: the tsafrir corrector makes it 0 + 60 s, the pass runs
-// again, d's shadow time is now 110 and e, ending at 100, backfills at 50. The only call is for
-// c's next expiry, 110, first in the reply.
+// docs/semantics.md#predictions-correctors-and-backfill-order, zero prediction: a and b ran 0 s, so
+// c (3 machines, user 1) is predicted 0 s. At 50, c, d (4 machines) and e (1 machine, walltime 50,
+// user 2: predicted its walltime) arrive. The pass starts c; d waits for c, whose planned end is 50
+// (its prediction), so e (ending at 100) neither ends by d's shadow time nor fits the 0 extra
+// machines. c has outlived its prediction at once: the tsafrir corrector makes it 0 + 60 s, the
+// pass runs again, d's shadow time is now 110 and e, ending at 100, backfills at 50. The only call
+// is for c's next expiry, 110, first in the reply.
 TEST(BatsimAdapterPredictions, AZeroPredictionIsCorrectedInTheSameReply) {
   BatsimAdapter adapter = adapter_after_two_runs("tsafrir", 0);
   const Message at_50 = adapter.exchange(
@@ -724,8 +730,8 @@ TEST(BatsimAdapterPredictions, AZeroPredictionIsCorrectedInTheSameReply) {
   EXPECT_EQ(adapter.scheduler()->corrections_of("c"), 1);
 }
 
-// docs/protocol.md §4.3, the wake-up lead: user 1's jobs are predicted 15 s. c1 starts at 50
-// (expires at 65, a call is asked for 65), c2 at 50.05 (expires at 65.05, after the pending
+// docs/protocol.md#call_me_later, the wake-up lead: user 1's jobs are predicted 15 s. c1 starts at
+// 50 (expires at 65, a call is asked for 65), c2 at 50.05 (expires at 65.05, after the pending
 // call). At 65 c1 is corrected (reqtime: its walltime); c2 expires 0.05 s later, less than the
 // 0.1 s lead, so a call for it could reach Batsim too late: it is corrected at 65 too, and no
 // call is left to ask.
@@ -744,9 +750,9 @@ TEST(BatsimAdapterPredictions, AnExpiryWithinTheLeadIsCorrectedNow) {
   EXPECT_EQ(adapter.scheduler()->prediction_of("c2"), from_seconds(100));
 }
 
-// docs/protocol.md §4.3: Batsim answers a call one internal message after the time asked for.
-// 4 machines; c1 (user 1, 1 machine) starts at 50, predicted 15 s: a call for 65. At 60, d (all
-// 4 machines, queued first by id) waits for c1's planned end, 65, and e (user 2, 3 machines,
+// docs/protocol.md#call_me_later: Batsim answers a call one internal message after the time asked
+// for. 4 machines; c1 (user 1, 1 machine) starts at 50, predicted 15 s: a call for 65. At 60, d
+// (all 4 machines, queued first by id) waits for c1's planned end, 65, and e (user 2, 3 machines,
 // walltime 20 s, no history: predicted 20 s) would end at 80 > 65 with no extra machines: it waits.
 // The call arrives at 65.0006; c1 is corrected to its walltime (planned end 150), so e backfills.
 // The pass is the instant asked for, 65: e is planned to end at 65 + 20 = 85, not 85.0006, and the

@@ -1,6 +1,7 @@
-// pyss's event handling (docs/semantics.md §5.7): which events each pass of an instant follows,
-// and the adapter applying it to one Batsim request. Expected passes and starts are derived by
-// hand from the rules of §5.7 and §2.4; each case says how.
+// pyss's event handling (docs/semantics.md#event-batching---batching): which events each pass of an
+// instant follows, and the adapter applying it to one Batsim request. Expected passes and starts
+// are derived by hand from the rules of docs/semantics.md#event-batching---batching and
+// docs/semantics.md#easy-classic--lifkas-easy-mualem--feitelson-2001; each case says how.
 
 #include "batfill/adapter/event_batching.hpp"
 

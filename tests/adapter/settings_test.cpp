@@ -1,7 +1,7 @@
 // The one table of scheduler settings: the JSON object of Batsim's config.sched-config and
 // batsched's --variant_options, the command-line flags and batsched's spellings all read a value
 // with the same function, so a value is accepted, or refused with the same message, wherever it
-// is given (docs/protocol.md §7).
+// is given (docs/protocol.md#options-through-batsim).
 
 #include "batfill/adapter/settings.hpp"
 

@@ -1,7 +1,8 @@
 // batfill beside a real Batsim 4.2.1 (and batsched 1.4.0): opt-in, label `batsim`. Each run
 // checks that Batsim exits 0, that every job finished or was rejected, that `batfill check`
 // accepts Batsim's own _jobs.csv, and that the mean wait is within 0.1 % of the embedded
-// simulator's on the same workload and platform (docs/protocol.md §5 lists the differences).
+// simulator's on the same workload and platform (docs/protocol.md#quirks-of-a-real-batsim-421 lists
+// the differences).
 
 #include "batsim_support.hpp"
 
@@ -84,8 +85,8 @@ void expect_good_run(const PairRun& pair, const std::string& prefix, const std::
   const double batsim_wait = batsim_testing::mean_wait(pair.jobs);
   const double embedded_wait = batsim_testing::mean_wait(embedded);
   // 0.1 %, but never less than 10 ms: a real Batsim's messages take simulated time (tens of µs,
-  // a few ms across cluster512's backbone; docs/protocol.md §5.6), which adds to waits that
-  // are otherwise 0 in the embedded simulator.
+  // a few ms across cluster512's backbone; docs/protocol.md#quirks-of-a-real-batsim-421 (messaging
+  // latency)), which adds to waits that are otherwise 0 in the embedded simulator.
   const double allowed = std::max(relative_tolerance * std::abs(embedded_wait), 0.010);
   EXPECT_LE(std::abs(batsim_wait - embedded_wait), allowed)
       << what << ": mean wait " << batsim_wait << " s beside Batsim, " << embedded_wait
@@ -135,7 +136,7 @@ INSTANTIATE_TEST_SUITE_P(BatsimPlatforms, SmallWorkloads,
                          });
 
 // Batsim's own far-future workload (tests/batsim/data/README.md): submissions at 10^0 ... 10^17 s,
-// which a 64-bit microsecond clock could not hold (docs/semantics.md §1.1).
+// which a 64-bit microsecond clock could not hold (docs/semantics.md#time).
 class LongWorkload : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(LongWorkload, EveryJobFinishesBesideBatsim) {
@@ -169,7 +170,7 @@ TEST_P(LongWorkload, EveryJobFinishesBesideBatsim) {
 // The largest time a real Batsim 4.2.1 can send: it prints numbers with printf's "%f" into 32
 // bytes and asserts the text fits, so its last time is the largest double below 10^23 s,
 // 99999999999999991611392 s (its parser reads the subtime 1e23 as that double), 30 characters
-// with 6 decimals (docs/semantics.md §1.1).
+// with 6 decimals (docs/semantics.md#time).
 TEST(BesideBatsim, TheLargestTimeBatsimCanSendIsExact) {
   BATFILL_REQUIRE_PROGRAM("BATSIM", batsim);
   const std::string platform = batsim_testing::batsim_platform(batsim, "small_platform.xml");
@@ -202,12 +203,15 @@ struct KthCase {
   const char* serve_options;     // batsched-style, given to `batfill serve`
   const char* embedded_options;  // the same choice in batfill's own words
   // Mean-wait tolerance against the embedded run, a little above what is measured
-  // (docs/reliability.md, "Beside a real Batsim"). Wider where Batsim's timing changes decisions: completions reported
-  // milliseconds late and same-second events split over messages (docs/protocol.md §5.6, §5.7)
-  // reorder a desc_size queue.
+  // (docs/reliability.md, "Beside a real Batsim"). Wider where Batsim's timing changes decisions:
+  // completions reported milliseconds late and same-second events split over messages
+  // (docs/protocol.md#quirks-of-a-real-batsim-421 (messaging latency),
+  // docs/protocol.md#quirks-of-a-real-batsim-421 (coincident events in different messages)) reorder
+  // a desc_size queue.
   double tolerance;
   // Serve logs at debug verbosity, and every job must start by its first reservation (plus
-  // Batsim's latency): conservative-classic's promise (docs/semantics.md §2.5).
+  // Batsim's latency): conservative-classic's promise
+  // (docs/semantics.md#conservative-classic--feitelson--weil-1998).
   bool keeps_first_reservations = false;
 };
 
@@ -215,9 +219,10 @@ struct KthCase {
 // a promise being broken. Batsim starts a job 0.6 ms after the decision and reports a walltime
 // kill 1.6 ms after that job's own end, so a job waiting for a walltime kill starts 2.2 ms after
 // the planned end, and 2.2 ms more for each such job before it in a chain (docs/semantics.md
-// §2.5); the jobs of one reply start 0.6 ms apart (up to 25 at once on KTH: 15 ms). The worst
-// job measured starts 14.2 ms late. A reservation that really moved costs whole seconds, since
-// every time of the trace is a whole second: 50 ms tells the two apart with a wide margin.
+// docs/semantics.md#conservative-classic--feitelson--weil-1998); the jobs of one reply start 0.6 ms
+// apart (up to 25 at once on KTH: 15 ms). The worst job measured starts 14.2 ms late. A reservation
+// that really moved costs whole seconds, since every time of the trace is a whole second: 50 ms
+// tells the two apart with a wide margin.
 constexpr double kBatsimLatency = 0.050;
 
 // Checks each executed job of Batsim's _jobs.csv against the first reservation serve logged.
@@ -288,11 +293,13 @@ INSTANTIATE_TEST_SUITE_P(
 // EASY++ beside Batsim on SDSC-SP2 with its users, on a 128-machine cluster512: every running
 // job is corrected when it outlives its prediction, through CALL_ME_LATER. Batsim aborts on a
 // call at a time its clock has reached, which its clock does while it reads a reply
-// (docs/protocol.md §4.3): the run must end cleanly, every job finished and the schedule valid.
-// The mean wait is printed beside the embedded run's, not compared: both correctors first
+// (docs/protocol.md#call_me_later): the run must end cleanly, every job finished and the schedule
+// valid. The mean wait is printed beside the embedded run's, not compared: both correctors first
 // diverge where Batsim reports a submission before a completion of the same second, in two
-// messages (docs/protocol.md §5.7, §5.14), and EASY++'s schedule is chaotic after it: measured
-// -0.6 % (tsafrir) and +10.6 % (doubling) apart, +4.9 % and -1.0 % with zero-latency links.
+// messages (docs/protocol.md#quirks-of-a-real-batsim-421 (coincident events in different messages),
+// docs/protocol.md#quirks-of-a-real-batsim-421 (ties split by latencies)), and EASY++'s schedule is
+// chaotic after it: measured -0.6 % (tsafrir) and +10.6 % (doubling) apart, +4.9 % and -1.0 % with
+// zero-latency links.
 class SdscEasyPlusPlus : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(SdscEasyPlusPlus, CorrectionsBesideBatsim) {
@@ -304,7 +311,8 @@ TEST_P(SdscEasyPlusPlus, CorrectionsBesideBatsim) {
       swf_to_batsim_json(BATFILL_SOURCE_DIR "/workloads/SDSC-SP2-1998-4.2-cln.swf.gz", 128,
                          dir + "/sdsc.json", "delay", /*with_users=*/true);
   const std::string options =
-      std::string("--backfill easy-classic --predictor tsafrir --backfill-order sjbf --corrector ") +
+      std::string(
+          "--backfill easy-classic --predictor tsafrir --backfill-order sjbf --corrector ") +
       GetParam();
   const PairRun pair =
       run_beside_batsim(batsim, platform, workload, dir + "/batsim", options, "", 1500s);
@@ -317,7 +325,8 @@ TEST_P(SdscEasyPlusPlus, CorrectionsBesideBatsim) {
 
 INSTANTIATE_TEST_SUITE_P(Correctors, SdscEasyPlusPlus, ::testing::Values("tsafrir", "doubling"));
 
-// Options through Batsim's --sched-cfg override serve's command line (docs/protocol.md §7.1).
+// Options through Batsim's --sched-cfg override serve's command line
+// (docs/protocol.md#--sched-cfg).
 TEST(BesideBatsim, SchedCfgChoosesThePolicy) {
   BATFILL_REQUIRE_PROGRAM("BATSIM", batsim);
   const std::string dir = cli_testing::output_dir();

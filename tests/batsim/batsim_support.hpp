@@ -176,7 +176,7 @@ inline std::map<std::string, double> first_reservations(const std::string& serve
 }
 
 // SWF (plain or gzip) as a Batsim JSON workload, with batfill's SWF conventions
-// (docs/semantics.md §5.1): runtime field 4, nodes field 8 (else 5), walltime field 9 (else the
+// (docs/semantics.md#swf): runtime field 4, nodes field 8 (else 5), walltime field 9 (else the
 // runtime), and with `with_users` the user id of field 12 as the job field `user`. Records
 // batfill would reject as unreplayable are left out, and so are runtimes of 0, which Batsim
 // refuses in a delay profile ("non-strictly-positive 'delay'"). `delay_type` is the profile
@@ -254,11 +254,13 @@ inline std::size_t workload_job_count(const std::string& workload) {
 }
 
 // The embedded simulator on the same inputs, for comparison; its _jobs.csv rows.
-inline std::vector<cli_testing::CsvRow> run_embedded(const std::string& platform, const std::string& workload,
-                                 const std::string& prefix, const std::string& options) {
+inline std::vector<cli_testing::CsvRow> run_embedded(const std::string& platform,
+                                                     const std::string& workload,
+                                                     const std::string& prefix,
+                                                     const std::string& options) {
   const cli_testing::CommandResult result =
-      cli_testing::run("simulate " + workload + " --platform " + platform + " --no-progress " + options +
-          " --output " + prefix);
+      cli_testing::run("simulate " + workload + " --platform " + platform + " --no-progress " +
+                       options + " --output " + prefix);
   EXPECT_EQ(result.exit_code, 0) << result.output;
   return cli_testing::read_csv(prefix + "_jobs.csv");
 }

@@ -3,7 +3,7 @@
 // skips. batfill runs as Batsim loads it (libbatfill_edc.so, `-l`) and as a process
 // (`batfill serve --protocol batsim5`, `-s`). Each run checks that Batsim
 // exits 0, that every job ended, that `batfill check` accepts Batsim's jobs.csv, and that the
-// mean wait is within 0.1 % of the embedded simulator's (docs/protocol.md §8).
+// mean wait is within 0.1 % of the embedded simulator's (docs/protocol.md#batsim-5-batprotocol).
 
 #include "../batsim/batsim_support.hpp"
 
@@ -26,9 +26,9 @@ std::string batsim5_prefix() {
   return std::filesystem::exists(path / "bin" / "batsim") ? path.string() : "";
 }
 
-#define BATFILL_REQUIRE_BATSIM5(prefix)                                              \
-  const std::string prefix = batsim5_prefix();                                       \
-  if (prefix.empty())                                                                \
+#define BATFILL_REQUIRE_BATSIM5(prefix)                                             \
+  const std::string prefix = batsim5_prefix();                                      \
+  if (prefix.empty())                                                               \
   GTEST_SKIP() << "set BATSIM5=/path/to/batsim5/prefix (or its bin/batsim) to run " \
                   "the Batsim 5 tests"
 
@@ -56,11 +56,11 @@ const char* name_of(Mode mode) { return mode == Mode::kLibrary ? "library" : "pr
 
 // Batsim 5 with batfill as `mode`, its settings in the init string; outputs in `dir`/.
 Batsim5Run run_batsim5(const std::string& prefix, Mode mode, const std::string& platform,
-                       const std::string& workload, const std::string& dir,
-                       const std::string& init, std::chrono::seconds bound = 900s) {
+                       const std::string& workload, const std::string& dir, const std::string& init,
+                       std::chrono::seconds bound = 900s) {
   std::filesystem::create_directories(dir);
-  const std::string batsim = prefix + "/bin/batsim -q -p " + platform + " -w " + workload +
-                             " -e " + dir + "/";
+  const std::string batsim =
+      prefix + "/bin/batsim -q -p " + platform + " -w " + workload + " -e " + dir + "/";
   Batsim5Run result;
   if (mode == Mode::kLibrary) {
     Process sim(batsim + " -l " + BATFILL_EDC_LIBRARY + " " + quoted(init), dir + "/batsim.log");
@@ -73,8 +73,8 @@ Batsim5Run run_batsim5(const std::string& prefix, Mode mode, const std::string& 
                   dir + "/serve.log");
     Process sim(batsim + " -s " + endpoint + " " + quoted(init), dir + "/batsim.log");
     result.batsim_status = sim.wait(bound);
-    // serve notices a Batsim that died (docs/protocol.md §1.4): no kill here, so that its own
-    // status tells.
+    // serve notices a Batsim that died (docs/protocol.md#peer-death-and-message-size): no kill
+    // here, so that its own status tells.
     result.serve_status = serve.wait(30s);
     result.batsim_log = sim.log();
     result.serve_log = serve.log();
@@ -87,9 +87,9 @@ Batsim5Run run_batsim5(const std::string& prefix, Mode mode, const std::string& 
 void expect_good_run(const Batsim5Run& batsim5, const std::string& platform,
                      const std::string& workload, const std::vector<CsvRow>& embedded,
                      const std::string& what, double relative_tolerance = 0.001) {
-  EXPECT_EQ(batsim5.batsim_status, 0) << what << "\n"
-                                      << batsim_testing::tail(batsim5.batsim_log)
-                                      << batsim_testing::tail(batsim5.serve_log);
+  EXPECT_EQ(batsim5.batsim_status, 0)
+      << what << "\n"
+      << batsim_testing::tail(batsim5.batsim_log) << batsim_testing::tail(batsim5.serve_log);
   EXPECT_EQ(batsim5.serve_status, 0) << what << "\n" << batsim_testing::tail(batsim5.serve_log);
   EXPECT_EQ(batsim5.jobs.size(), batsim_testing::workload_job_count(workload)) << what;
   for (const CsvRow& row : batsim5.jobs) {
@@ -112,7 +112,8 @@ void expect_good_run(const Batsim5Run& batsim5, const std::string& platform,
 
 // Which cluster512 the KTH runs use: Batsim 5's own example, or the repository's copy of
 // Batsim 4's (platforms/cluster512.xml), whose slower links make Batsim report the completions
-// of one trace second in one message (docs/protocol.md §8.7), as the Batsim 4 tests see them.
+// of one trace second in one message (docs/protocol.md#quirks-of-the-real-500-rc2), as the Batsim 4
+// tests see them.
 enum class Links { kBatsim5, kBatsim4 };
 
 std::string name_of(Links links) { return links == Links::kBatsim5 ? "b5links" : "b4links"; }
@@ -124,13 +125,13 @@ struct KthInputs {
 };
 
 KthInputs kth_inputs(const std::string& prefix, Links links, const std::string& dir) {
-  const std::string cluster512 = links == Links::kBatsim5
-                                     ? platform_of(prefix, "cluster512.xml")
-                                     : BATFILL_SOURCE_DIR "/platforms/cluster512.xml";
+  const std::string cluster512 = links == Links::kBatsim5 ? platform_of(prefix, "cluster512.xml")
+                                                          : BATFILL_SOURCE_DIR
+                                     "/platforms/cluster512.xml";
   return {batsim_testing::cluster_platform(cluster512, 100, dir + "/cluster100.xml"),
-          batsim_testing::swf_to_batsim_json(
-              BATFILL_SOURCE_DIR "/workloads/KTH-SP2-1996-2.1-cln.swf.gz", 100,
-              dir + "/kth5.json", "DelayProfile")};
+          batsim_testing::swf_to_batsim_json(BATFILL_SOURCE_DIR
+                                             "/workloads/KTH-SP2-1996-2.1-cln.swf.gz",
+                                             100, dir + "/kth5.json", "DelayProfile")};
 }
 
 // KTH-SP2 (28,476 records) on a 100-machine cluster512, under the five policies and EASY++
@@ -143,11 +144,11 @@ struct KthCase {
   // measured 0.115 % in both modes: Batsim reports two completions of one trace
   // second in separate messages when their ends are further apart than its reporting latency,
   // and at the first message the other job is still running in Batsim's own simulation
-  // (docs/protocol.md §8.7). easy-classic then backfills on part of the instant: KTH job 714's
-  // completion comes alone at 1062652.000101 s, job 721 ends at .000127 s, so 724 and 725 take
-  // the freed machines and 722 starts at 1062653 s, not 1062652 s. Every divergence from the
-  // embedded run starts so. The latencies are the platform's: Batsim 5 on Batsim 4's cluster512
-  // gives Batsim 4's schedule to the microsecond (0.066 % off).
+  // (docs/protocol.md#quirks-of-the-real-500-rc2). easy-classic then backfills on part of the
+  // instant: KTH job 714's completion comes alone at 1062652.000101 s, job 721 ends at .000127 s,
+  // so 724 and 725 take the freed machines and 722 starts at 1062653 s, not 1062652 s. Every
+  // divergence from the embedded run starts so. The latencies are the platform's: Batsim 5 on
+  // Batsim 4's cluster512 gives Batsim 4's schedule to the microsecond (0.066 % off).
   double tolerance = 0.001;
 };
 
@@ -172,8 +173,8 @@ TEST_P(Kth5, BesideBatsim5) {
   const auto [platform, workload] = kth_inputs(prefix, links, dir);
   const Batsim5Run batsim5 =
       run_batsim5(prefix, mode, platform, workload, dir + "/batsim5", kth.settings);
-  const std::vector<CsvRow> embedded = run_embedded(
-      platform, workload, dir + "/embedded", "--sched-cfg " + quoted(kth.settings));
+  const std::vector<CsvRow> embedded =
+      run_embedded(platform, workload, dir + "/embedded", "--sched-cfg " + quoted(kth.settings));
   expect_good_run(batsim5, platform, workload, embedded,
                   std::string("KTH-SP2 ") + kth.name + " " + name_of(mode) + " " + name_of(links),
                   links == Links::kBatsim4 ? 0.001 : kth.tolerance);
@@ -192,7 +193,7 @@ INSTANTIATE_TEST_SUITE_P(
 // Batsim 5's own small workloads, on its example platforms: delay jobs and 250 generated HPC
 // jobs. Not its test_walltime.json, which still names a Batsim 4 profile type that Batsim 5
 // itself refuses, nor test_homo_ptasks.json, whose DefinedAmountsSpreadUniformly task the
-// stand-in does not simulate (docs/protocol.md §8.6).
+// stand-in does not simulate (docs/protocol.md#the-stand-in-driving-an-edc-library).
 class SmallWorkloads5 : public ::testing::TestWithParam<std::tuple<const char*, const char*>> {};
 
 TEST_P(SmallWorkloads5, EveryPolicyInBothModes) {
@@ -210,9 +211,9 @@ TEST_P(SmallWorkloads5, EveryPolicyInBothModes) {
     for (const Mode mode : {Mode::kLibrary, Mode::kProcess}) {
       const Batsim5Run batsim5 = run_batsim5(prefix, mode, platform, workload,
                                              dir + "/" + policy + "-" + name_of(mode), settings);
-      expect_good_run(batsim5, platform, workload, embedded,
-                      std::string(platform_name) + " " + workload_name + " " + policy + " " +
-                          name_of(mode));
+      expect_good_run(
+          batsim5, platform, workload, embedded,
+          std::string(platform_name) + " " + workload_name + " " + policy + " " + name_of(mode));
     }
   }
 }
@@ -224,8 +225,7 @@ INSTANTIATE_TEST_SUITE_P(
                       std::tuple{"cluster512.xml", "test_same_submit_time.json"},
                       std::tuple{"cluster512.xml", "example_workload_hpc_seed1_jobs250.json"}),
     [](const ::testing::TestParamInfo<std::tuple<const char*, const char*>>& info) {
-      std::string name =
-          std::string(std::get<0>(info.param)) + "_" + std::get<1>(info.param);
+      std::string name = std::string(std::get<0>(info.param)) + "_" + std::get<1>(info.param);
       for (char& c : name) {
         if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
       }
@@ -234,7 +234,7 @@ INSTANTIATE_TEST_SUITE_P(
 
 // A bad init string stops Batsim 5 at once, in both modes, with batfill's words in its log: the
 // library's line on stderr, or the process's stop notice quoted by Batsim's parser
-// (docs/protocol.md §8.7); serve exits 1.
+// (docs/protocol.md#quirks-of-the-real-500-rc2); serve exits 1.
 TEST(Batsim5Errors, BadInitStringStopsBatsimNamingTheKey) {
   BATFILL_REQUIRE_BATSIM5(prefix);
   const std::string dir = cli_testing::output_dir();
@@ -246,16 +246,18 @@ TEST(Batsim5Errors, BadInitStringStopsBatsimNamingTheKey) {
     EXPECT_NE(batsim5.batsim_status, 0) << name_of(mode);
     EXPECT_NE(batsim5.batsim_status, -1) << name_of(mode) << ": Batsim hung";
     EXPECT_NE(batsim5.batsim_log.find("unknown key 'colour'"), std::string::npos)
-        << name_of(mode) << "\n" << batsim_testing::tail(batsim5.batsim_log);
+        << name_of(mode) << "\n"
+        << batsim_testing::tail(batsim5.batsim_log);
     if (mode == Mode::kProcess) {
       EXPECT_EQ(batsim5.serve_status, 1) << batsim5.serve_log;
-      EXPECT_NE(batsim5.batsim_log.find("batfill error: init string: unknown key 'colour'"), std::string::npos);
+      EXPECT_NE(batsim5.batsim_log.find("batfill error: init string: unknown key 'colour'"),
+                std::string::npos);
     }
   }
 }
 
-// As beside Batsim 4 (docs/protocol.md §1.4): serve notices at once that Batsim 5 died, well
-// before its --timeout, and exits with status 3.
+// As beside Batsim 4 (docs/protocol.md#peer-death-and-message-size): serve notices at once that
+// Batsim 5 died, well before its --timeout, and exits with status 3.
 TEST(Batsim5Errors, ServeNoticesThatBatsimWasKilled) {
   BATFILL_REQUIRE_BATSIM5(prefix);
   const std::string dir = cli_testing::output_dir();
@@ -317,8 +319,8 @@ TEST_P(ExampleEdcsOnBatsimInputs, RunToTheEndAndExitZero) {
           " --scheduler-library " + example_edc(prefix, GetParam().edc) +
           R"( --scheduler-init '{"format_json": true}' --output )" + dir + "/edc");
   ASSERT_EQ(result.exit_code, 0) << GetParam().edc << ": " << result.output;
-  const cli_testing::CommandResult check = run("check " + dir + "/edc_jobs.csv --platform " +
-                                               platform + " --workload " + workload);
+  const cli_testing::CommandResult check =
+      run("check " + dir + "/edc_jobs.csv --platform " + platform + " --workload " + workload);
   EXPECT_EQ(check.exit_code, 0) << check.output;
 }
 

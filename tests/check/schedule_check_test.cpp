@@ -1,5 +1,6 @@
-// batfill check's rules (docs/semantics.md §6.5) on small hand-written _jobs.csv files: a valid
-// schedule passes, and each hand-made corruption is reported with its jobs and time.
+// batfill check's rules (docs/semantics.md#checking-a-schedule-batfill-check) on small hand-written
+// _jobs.csv files: a valid schedule passes, and each hand-made corruption is reported with its jobs
+// and time.
 
 #include <gtest/gtest.h>
 
@@ -145,8 +146,8 @@ TEST(ScheduleCheck, CompletedJobWithoutMachinesIsAViolation) {
 
 TEST(ScheduleCheck, RejectedJobHoldingMachinesIsAViolation) {
   const std::string text = kValid + "3,w0,p,1.000000,8,100.000000,0,REJECTED,,,,,,,0-7,-1,\"\"\n";
-  EXPECT_EQ(check_text(text), (std::vector<std::string>{
-                                  "job '3' (line 4) is REJECTED but holds machines '0-7'"}));
+  EXPECT_EQ(check_text(text),
+            (std::vector<std::string>{"job '3' (line 4) is REJECTED but holds machines '0-7'"}));
 }
 
 // Batsim 4.2.1's and 5's final states (their job_state_to_string) are the only ones a row may

@@ -1,5 +1,6 @@
-// `batfill check` end to end (docs/semantics.md §6.5): a schedule batfill wrote passes; the same
-// schedule corrupted by hand fails, each violation named with its jobs and time.
+// `batfill check` end to end (docs/semantics.md#checking-a-schedule-batfill-check): a schedule
+// batfill wrote passes; the same schedule corrupted by hand fails, each violation named with its
+// jobs and time.
 
 #include <fstream>
 
@@ -91,7 +92,7 @@ TEST(BadOptions, NodesBeyondTheMachineLimitAreRefused) {
 
 // Three jobs of 2^104 s queued on one node: the third would end at 3 * 2^104 s, about 6.1e31 s,
 // beyond kMaxTime (2^125 - 1 µs, about 4.25e31 s). Ending past it is a clear error naming the job
-// (docs/semantics.md §1.1), never a wrapped clock, and so is a submission beyond it. The times
+// (docs/semantics.md#time), never a wrapped clock, and so is a submission beyond it. The times
 // are powers of two, exact as doubles: 2^104 = 20282409603651670423947251286016 and
 // 2^105 = 40564819207303340847894502572032.
 TEST(TimeRange, ChainedJobsEndingBeyondTheRangeStopWithAnError) {

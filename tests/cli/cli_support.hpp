@@ -18,7 +18,8 @@
 
 namespace batfill::cli_testing {
 
-// Every registered policy and every queue order (docs/usage.md §3), for the combination tests.
+// Every registered policy and every queue order (docs/usage.md#the-policies), for the combination
+// tests.
 inline const std::vector<std::string> kPolicies = {"none", "easy", "conservative", "easy-classic",
                                                    "conservative-classic"};
 inline const std::vector<std::string> kQueueOrders = {
@@ -121,9 +122,10 @@ inline std::string read_file(const std::string& path) {
   return text.str();
 }
 
-// `batfill check` on a schedule a test produced (docs/semantics.md §6.5): no machine runs two
-// jobs at once, allocations have the requested size, times are consistent, and with a workload
-// every job appears once. `limits`: "--nodes N", "--platform F" and/or "--workload W".
+// `batfill check` on a schedule a test produced
+// (docs/semantics.md#checking-a-schedule-batfill-check): no machine runs two jobs at once,
+// allocations have the requested size, times are consistent, and with a workload every job appears
+// once. `limits`: "--nodes N", "--platform F" and/or "--workload W".
 inline void expect_valid_schedule(const std::string& jobs_csv, const std::string& limits = "") {
   const CommandResult check = run("check " + jobs_csv + " " + limits);
   EXPECT_EQ(check.exit_code, 0) << check.output;

@@ -1,7 +1,7 @@
 // `batfill simulate --scheduler-library`: the stand-in plays Batsim 5 for an EDC library. With
 // batfill's own libbatfill_edc.so every message crosses batprotocol JSON, so the run must write
 // the same _jobs.csv, byte for byte, as batfill in-process with the same settings
-// (docs/protocol.md §8.6).
+// (docs/protocol.md#the-stand-in-driving-an-edc-library).
 
 #include <gtest/gtest.h>
 
@@ -27,9 +27,9 @@ TEST_P(SchedulerLibrary, WritesTheSameScheduleAsInProcess) {
   const auto in_process = run("simulate " + workload + " --no-progress --sched-cfg " + settings +
                               " --output " + dir + "/in");
   ASSERT_EQ(in_process.exit_code, 0) << in_process.output;
-  const auto library = run("simulate " + workload + " --no-progress --scheduler-library " +
-                           BATFILL_EDC_LIBRARY + " --scheduler-init " + settings + " --output " +
-                           dir + "/lib");
+  const auto library =
+      run("simulate " + workload + " --no-progress --scheduler-library " + BATFILL_EDC_LIBRARY +
+          " --scheduler-init " + settings + " --output " + dir + "/lib");
   ASSERT_EQ(library.exit_code, 0) << library.output;
   EXPECT_NE(library.output.find("Batsim 5 EDC batfill"), std::string::npos) << library.output;
   EXPECT_EQ(read_file(dir + "/lib_jobs.csv"), read_file(dir + "/in_jobs.csv"));
@@ -44,13 +44,15 @@ INSTANTIATE_TEST_SUITE_P(
         LibraryCase{"lublin_256.swf",
                     R"({"backfill":"easy-classic","predictor":"tsafrir","corrector":"tsafrir",)"
                     R"("backfill_order":"sjbf"})"},
-        LibraryCase{"lublin_256.swf",
-                    R"({"backfill":"conservative","predictor":"clairvoyant","batching":"per-event"})"},
+        LibraryCase{
+            "lublin_256.swf",
+            R"({"backfill":"conservative","predictor":"clairvoyant","batching":"per-event"})"},
         LibraryCase{"tiny_batsim.json", R"({"backfill":"easy"})"}));
 
 TEST(SchedulerLibraryErrors, NamesWhatIsWrong) {
   const std::string workload = BATFILL_SOURCE_DIR "/workloads/tiny.swf";
-  const auto missing = run("simulate " + workload + " --no-progress --scheduler-library /nonexistent.so");
+  const auto missing =
+      run("simulate " + workload + " --no-progress --scheduler-library /nonexistent.so");
   EXPECT_NE(missing.exit_code, 0);
   EXPECT_NE(missing.output.find("cannot load EDC library '/nonexistent.so'"), std::string::npos)
       << missing.output;

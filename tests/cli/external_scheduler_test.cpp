@@ -100,10 +100,11 @@ TEST(ExternalScheduler, EveryPolicyWithEveryOrderMatchesInProcess) {
   }
 }
 
-// Predictions and corrections through `batfill serve` (docs/semantics.md §2.9): the wake-ups
-// (CALL_ME_LATER / REQUESTED_CALL), the user ids in JOB_SUBMITTED and the forwarded delay
-// profiles give the same schedule as in-process, with either batching: per-event is applied by
-// the scheduler (docs/semantics.md §5.7), so serve given --batching per-event sees what the
+// Predictions and corrections through `batfill serve`
+// (docs/semantics.md#predictions-correctors-and-backfill-order): the wake-ups (CALL_ME_LATER /
+// REQUESTED_CALL), the user ids in JOB_SUBMITTED and the forwarded delay profiles give the same
+// schedule as in-process, with either batching: per-event is applied by the scheduler
+// (docs/semantics.md#event-batching---batching), so serve given --batching per-event sees what the
 // in-process scheduler sees. The first 3000 jobs of KTH-SP2 have users, walltimes and
 // under-predictions.
 TEST(ExternalScheduler, PredictionsAndCorrectionsMatchInProcess) {

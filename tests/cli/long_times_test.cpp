@@ -1,5 +1,5 @@
 // A Batsim JSON workload submitting at 10^13 to 10^17 s, replayed by `batfill simulate` to the
-// end: times past 64 bits of microseconds stay exact (docs/semantics.md §1.1). Every expected
+// end: times past 64 bits of microseconds stay exact (docs/semantics.md#time). Every expected
 // time below is derived by hand in the comments.
 
 #include <fstream>
@@ -84,7 +84,7 @@ TEST(LongTimes, SimulateReplaysSubmissionsUpTo1e17SecondsExactly) {
 }
 
 // Through `batfill serve`, times go over the wire as JSON numbers, which a scheduler reads as
-// doubles (docs/semantics.md §1.1): serve sees 1e17 + 10 as 1e17 + 16, but the stand-in keeps its
+// doubles (docs/semantics.md#time): serve sees 1e17 + 10 as 1e17 + 16, but the stand-in keeps its
 // exact clock, and no decision here depends on the difference.
 TEST(LongTimes, SimulateBesideServeGivesTheSameSchedule) {
   const std::string dir = cli_testing::output_dir();

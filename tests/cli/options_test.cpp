@@ -72,7 +72,8 @@ TEST(BatschedAliases, ConflictingSpellingsAreRefused) {
   EXPECT_NE(result.output.find("conflicting"), std::string::npos) << result.output;
 }
 
-// Prediction options are checked before anything runs (docs/semantics.md §2.9).
+// Prediction options are checked before anything runs
+// (docs/semantics.md#predictions-correctors-and-backfill-order).
 TEST(PredictionOptions, BadNamesAndCombinationsAreRefused) {
   const cli_testing::CommandResult unknown = cli_testing::run("serve --predictor oracle");
   EXPECT_NE(unknown.exit_code, 0);
@@ -102,7 +103,7 @@ std::string line_from(const std::string& output, const std::string& from) {
 }
 
 // A bad value, and an unknown key, get the same message from a flag, from --variant_options and
-// from --sched-cfg (the table of settings, docs/protocol.md §7).
+// from --sched-cfg (the table of settings, docs/protocol.md#options-through-batsim).
 TEST(Settings, SameMessageFromEveryPath) {
   const std::string simulate = "simulate " BATFILL_SOURCE_DIR
                                "/workloads/tiny.swf --no-progress --output " +

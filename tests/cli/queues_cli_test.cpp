@@ -1,5 +1,5 @@
-// --queues end to end (docs/semantics.md §2.10): the LSF example as an SWF trace (queue in
-// field 15), in-process with --queues and with the key `queues` of --sched-cfg, and through the
+// --queues end to end (docs/semantics.md#queues---queues): the LSF example as an SWF trace (queue
+// in field 15), in-process with --queues and with the key `queues` of --sched-cfg, and through the
 // embedded stand-in against `batfill serve --queues`: the same _jobs.csv everywhere, per-queue
 // figures only with queues.
 
@@ -65,10 +65,9 @@ TEST(QueuesCli, NonBackfillQueueWaitsEverywhereAlike) {
             cli_testing::read_file(dir + "/file_jobs.csv"));
 
   const std::string endpoint = cli_testing::ipc_endpoint("queues");
-  const cli_testing::ExternalRun external =
-      cli_testing::run_external(endpoint, "--backfill easy-classic --queues " + queues,
-                                "simulate " + trace + " --no-progress --output " + dir + "/ext",
-                                dir);
+  const cli_testing::ExternalRun external = cli_testing::run_external(
+      endpoint, "--backfill easy-classic --queues " + queues,
+      "simulate " + trace + " --no-progress --output " + dir + "/ext", dir);
   ASSERT_EQ(external.simulate.exit_code, 0) << external.simulate.output << external.serve_log;
   EXPECT_EQ(cli_testing::read_file(dir + "/ext_jobs.csv"),
             cli_testing::read_file(dir + "/file_jobs.csv"));

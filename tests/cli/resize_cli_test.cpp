@@ -1,7 +1,8 @@
-// Resize requests replayed by `batfill simulate` end to end (docs/semantics.md §2.11): from a
-// Batsim JSON job's "resize" field and from --resize, under every backfilling policy, with
-// PREFIX_resizes.csv, the summary's counts and `batfill check` of the granted machines.
-// Expected schedules are derived by hand from the rules of §2.11 in each test's comment.
+// Resize requests replayed by `batfill simulate` end to end
+// (docs/semantics.md#resize-requests-of-running-jobs): from a Batsim JSON job's "resize" field and
+// from --resize, under every backfilling policy, with PREFIX_resizes.csv, the summary's counts and
+// `batfill check` of the granted machines. Expected schedules are derived by hand from the rules of
+// docs/semantics.md#resize-requests-of-running-jobs in each test's comment.
 
 #include <fstream>
 #include <random>
@@ -190,9 +191,9 @@ TEST(ResizeCli, ExternalSchedulerIsRefusedResizeRequests) {
   const std::string dir = cli_testing::output_dir();
   const std::string trace = write(dir + "/w.json", three_jobs(20, 20, 10));
   const std::string requests = write(dir + "/r.csv", "job_id,after,nodes\n1,10,2\n");
-  const auto result = run("simulate " + trace + " --resize " + requests +
-                          " --no-progress --scheduler-library " BATFILL_EDC_LIBRARY +
-                          " --output " + dir + "/edc");
+  const auto result =
+      run("simulate " + trace + " --resize " + requests +
+          " --no-progress --scheduler-library " BATFILL_EDC_LIBRARY + " --output " + dir + "/edc");
   EXPECT_EQ(result.exit_code, 1) << result.output;
   EXPECT_NE(result.output.find("--resize means nothing with --scheduler-library"),
             std::string::npos)

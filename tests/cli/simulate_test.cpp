@@ -19,8 +19,9 @@ std::map<std::string, std::string> schedule_row(const std::string& prefix) {
   return rows.empty() ? std::map<std::string, std::string>{} : rows.front();
 }
 
-// The spec's own table ("2000 jobs, 400 nodes"; docs/semantics.md §3.2): DR_EVT's trace in limit
-// mode gives makespans of 909,621 s (EASY, 95.20 % utilization) and 993,969 s (CONSERVATIVE, 87.13
+// The spec's own table ("2000 jobs, 400 nodes"; docs/semantics.md#dr_evt-2000-jobs-on-400-nodes):
+// DR_EVT's trace in limit mode gives makespans of 909,621 s (EASY, 95.20 % utilization) and 993,969
+// s (CONSERVATIVE, 87.13
 // %).
 TEST(SpecTable, DrEvtMakespansToTheSecond) {
   const std::string dir = cli_testing::output_dir();
@@ -47,7 +48,7 @@ TEST(SpecTable, DrEvtMakespansToTheSecond) {
   }
 }
 
-// Batsim 4's _jobs.csv columns in Batsim's order (docs/semantics.md §6.1), every row
+// Batsim 4's _jobs.csv columns in Batsim's order (docs/semantics.md#prefix_jobscsv), every row
 // complete, allocations canonical with exactly the requested number of machines, and no machine
 // used by two jobs at once.
 TEST(Outputs, JobsCsvHasBatsimColumnsAndConsistentRows) {
@@ -98,7 +99,7 @@ TEST(Outputs, JobsCsvHasBatsimColumnsAndConsistentRows) {
 // independent drivers of the same rules.
 TEST(CrossCheck, SimulatorMatchesIndependentReplayOnLublin) {
   const std::string dir = cli_testing::output_dir();
-  // lublin_256.swf has no requested times: the simulator uses the runtime (docs/semantics.md §5.1).
+  // lublin_256.swf has no requested times: the simulator uses the runtime (docs/semantics.md#swf).
   std::vector<testing::TraceJob> trace;
   for (const std::string& line :
        cli_testing::read_lines(BATFILL_SOURCE_DIR "/workloads/lublin_256.swf")) {

@@ -1,6 +1,7 @@
-// `simulate --load-factor` and `--shake` end to end (docs/semantics.md §5.8): exact submit times
-// in _jobs.csv, reproducible shaking, the settings recorded in _schedule.csv, and untouched
-// outputs without them.
+// `simulate --load-factor` and `--shake` end to end
+// (docs/semantics.md#load-scaling-and-input-shaking---load-factor---shake): exact submit times in
+// _jobs.csv, reproducible shaking, the settings recorded in _schedule.csv, and untouched outputs
+// without them.
 
 #include <fstream>
 

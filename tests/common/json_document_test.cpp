@@ -1,6 +1,7 @@
 // parse_json: numbers read exactly. The expected doubles come from the C library's strtod,
 // which is correctly rounded, independently of the conversion under test; the texts include
-// numbers on which RapidJSON's own default parser lands one ulp away (docs/protocol.md §2.3).
+// numbers on which RapidJSON's own default parser lands one ulp away
+// (docs/protocol.md#what-a-request-must-satisfy).
 
 #include "batfill/common/json_document.hpp"
 

@@ -1,5 +1,5 @@
 // A rejection's text, as the log and the workload's warnings print it; each part appears only
-// when present, in the forms docs/semantics.md §5.5 describes.
+// when present, in the forms docs/semantics.md#invalid-records describes.
 
 #include <gtest/gtest.h>
 
@@ -22,7 +22,8 @@ TEST(Rejection, TextJoinsThePartsPresent) {
   EXPECT_TRUE((Rejection{"", "", ""}).empty());
 }
 
-// A record's further problems join its reason; its position stays (docs/semantics.md §5.5).
+// A record's further problems join its reason; its position stays
+// (docs/semantics.md#invalid-records).
 TEST(Rejection, FurtherProblemsJoinTheReason) {
   Rejection rejection;
   rejection.add_problem("t.swf:4", "a");

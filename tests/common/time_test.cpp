@@ -1,4 +1,4 @@
-// Time: conversions at the edges of the range (docs/semantics.md §1.1). Expected values are
+// Time: conversions at the edges of the range (docs/semantics.md#time). Expected values are
 // derived by hand in the comments: powers of two, and doubles whose exact value is known.
 
 #include "batfill/common/time.hpp"
@@ -83,7 +83,7 @@ TEST(TimeConversion, TheExactValueIsRoundedNotADoubleProduct) {
 }
 
 // Every time a real Batsim 4.2.1 can send is printf("%f") of a double below 10^23 s (a 32-byte
-// buffer; docs/semantics.md §1.1). Read back (nearest double, then microseconds) and written
+// buffer; docs/semantics.md#time). Read back (nearest double, then microseconds) and written
 // again, it is the same text, but for a double whose exact value ends in half a microsecond:
 // printf rounds those to even, batfill away from zero.
 TEST(TimeConversion, EveryBatsimTextReadsBackToItself) {

@@ -1,5 +1,5 @@
 // Hand-derived cases for the classic policies' own rules (compression, holes, extra nodes);
-// the table of docs/semantics.md §3.1 for all four policies is in semantics_table_test.cpp.
+// the table of docs/semantics.md#hand-cases for all four policies is in semantics_table_test.cpp.
 
 #include <gtest/gtest.h>
 
@@ -25,9 +25,10 @@ TEST(ConservativeClassic, CompressionKeepsOtherReservationsInPlace) {
   EXPECT_EQ(result.start.at("2"), from_seconds(70));
 }
 
-// docs/semantics.md §2.4: "a job may end exactly when another's reservation starts". 10 nodes: job
-// 0 (5) runs [0,100), job 1 (10) is planned at [100,150). Job 2 (5 nodes) fills [0,100) with a 100
-// s limit; one second more and the hole is too short, so it goes after job 1, at 150.
+// docs/semantics.md#easy-classic--lifkas-easy-mualem--feitelson-2001: "a job may end exactly when
+// another's reservation starts". 10 nodes: job 0 (5) runs [0,100), job 1 (10) is planned at
+// [100,150). Job 2 (5 nodes) fills [0,100) with a 100 s limit; one second more and the hole is too
+// short, so it goes after job 1, at 150.
 TEST(ConservativeClassic, SlotMayEndWhereAnotherBegins) {
   const auto fits = trace_in_seconds({{0, 5, 100}, {0, 10, 50}, {0, 5, 100}});
   EXPECT_EQ(testing::replay(fits, 10, "conservative-classic").start.at("2"), 0);
@@ -36,8 +37,9 @@ TEST(ConservativeClassic, SlotMayEndWhereAnotherBegins) {
 }
 
 // Each job's first reservation is reported once, by the pass that made it (docs/semantics.md
-// §2.5). 10 nodes: at 0, job 0 (6 nodes, 100 s) starts and job 1 (10 nodes) is reserved from
-// 100. At 20 job 0 ends early and job 1 moves to 20 and starts: it had its promise already.
+// docs/semantics.md#conservative-classic--feitelson--weil-1998). 10 nodes: at 0, job 0 (6 nodes,
+// 100 s) starts and job 1 (10 nodes) is reserved from 100. At 20 job 0 ends early and job 1 moves
+// to 20 and starts: it had its promise already.
 TEST(ConservativeClassic, FirstReservationsAreReportedOnce) {
   Scheduler scheduler(10, make_policy("conservative-classic"));
   const std::vector<TraceJob> trace = trace_in_seconds({{0, 6, 100}, {0, 10, 100}});

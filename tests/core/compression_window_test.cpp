@@ -1,5 +1,6 @@
-// The compression window of classic conservative backfilling (docs/semantics.md §2.5): what it
-// gives back and when a compression is due, read by hand from the rules in its header.
+// The compression window of classic conservative backfilling
+// (docs/semantics.md#conservative-classic--feitelson--weil-1998): what it gives back and when a
+// compression is due, read by hand from the rules in its header.
 
 #include "conservative/compression_window.hpp"
 
@@ -47,7 +48,8 @@ TEST(CompressionWindow, WhatACompressionGivesBackIsForTheNextOne) {
   window.give_back({60, 90});  // a reservation moved from [60, 90) to before 60
   window.give_back({70, 80});
   EXPECT_EQ(window.earliest_since(moved_at), 60);
-  // A late completion brings the compression its old slots may suit (docs/semantics.md §2.5).
+  // A late completion brings the compression its old slots may suit
+  // (docs/semantics.md#conservative-classic--feitelson--weil-1998).
   window.complete(20);
   window.advance_to(30);
   EXPECT_TRUE(window.compression_due());

@@ -1,6 +1,7 @@
-// The correction clock alone (docs/semantics.md §2.9), with a corrector of the test's own that
-// adds a step (10 s unless said) to the prediction: which jobs it tracks, when it wakes, and what a
-// correction gives. Every expected time is start + prediction, worked out in the comments.
+// The correction clock alone (docs/semantics.md#predictions-correctors-and-backfill-order), with a
+// corrector of the test's own that adds a step (10 s unless said) to the prediction: which jobs it
+// tracks, when it wakes, and what a correction gives. Every expected time is start + prediction,
+// worked out in the comments.
 
 #include <gtest/gtest.h>
 

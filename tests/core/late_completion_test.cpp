@@ -1,7 +1,9 @@
-// conservative-classic and completions reported after the planned end (docs/semantics.md §2.5;
-// a real Batsim reports a walltime kill a few microseconds late, docs/protocol.md §5.6). The
-// Scheduler is driven instant by instant at microsecond times, as `serve` drives it. Every
-// expected start below is derived by hand from the rules of §2.5.
+// conservative-classic and completions reported after the planned end
+// (docs/semantics.md#conservative-classic--feitelson--weil-1998; a real Batsim reports a walltime
+// kill a few microseconds late, docs/protocol.md#quirks-of-a-real-batsim-421 (messaging latency)).
+// The Scheduler is driven instant by instant at microsecond times, as `serve` drives it. Every
+// expected start below is derived by hand from the rules of
+// docs/semantics.md#conservative-classic--feitelson--weil-1998.
 
 #include <gtest/gtest.h>
 

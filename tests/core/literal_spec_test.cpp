@@ -1,8 +1,9 @@
 // Independent checks. Of the spec policies: a literal, quadratic transcription of the spec's
-// pseudo-code ("Step 1/2/3" of EASY and CONSERVATIVE, docs/semantics.md §2.2–§2.3, with the reading
-// that a job fitting in the free nodes now has shadow = now) against batfill's near-linear
-// policies, on hundreds of random workloads. Same start times for every job, or the fast path is
-// wrong.
+// pseudo-code ("Step 1/2/3" of EASY and CONSERVATIVE,
+// docs/semantics.md#easy--the-specs-easy–docs/semantics.md#conservative--the-specs-conservative,
+// with the reading that a job fitting in the free nodes now has shadow = now) against batfill's
+// near-linear policies, on hundreds of random workloads. Same start times for every job, or the
+// fast path is wrong.
 
 #include <gtest/gtest.h>
 

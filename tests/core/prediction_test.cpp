@@ -1,5 +1,6 @@
-// Predictors, correctors and the SJBF backfill order (docs/semantics.md §2.9), on small cases
-// whose expected values are derived by hand in the comments.
+// Predictors, correctors and the SJBF backfill order
+// (docs/semantics.md#predictions-correctors-and-backfill-order), on small cases whose expected
+// values are derived by hand in the comments.
 
 #include <gtest/gtest.h>
 
@@ -179,8 +180,9 @@ TEST(Corrections, NoneWithoutACorrectorOrWithAKnownRuntime) {
 // one still to be corrected, and a completion takes its job's expiry away. 10 nodes, users 1
 // and 2 each ran two 10-node jobs first: user 1 10 s (0-10) and 20 s (10-30), user 2 40 s
 // (30-70) and 60 s (70-130). At 131 (a job submitted at 130 would not see the completion at
-// 130, docs/semantics.md §2.9), a (user 1) and b (user 2), 5 nodes each, start: a is
-// predicted (10 + 20) / 2 = 15 s, expiring at 146; b (40 + 60) / 2 = 50 s, expiring at 181.
+// 130, docs/semantics.md#predictions-correctors-and-backfill-order), a (user 1) and b (user 2), 5
+// nodes each, start: a is predicted (10 + 20) / 2 = 15 s, expiring at 146; b (40 + 60) / 2 = 50 s,
+// expiring at 181.
 TEST(Corrections, TheNextCorrectionIsTheEarliestExpiryOfARunningJob) {
   Scheduler scheduler(10, make_policy("easy-classic"), tsafrir_with("reqtime"));
   run_instant(scheduler, 0, {}, {job("x1", 10, 100, 1)});
@@ -264,18 +266,19 @@ TEST(BackfillOrder, QueueOrSjbf) {
 }
 
 // A job that ends in the instant a job of its user is submitted still runs for the learned
-// predictor's features x10..x13 (docs/semantics.md §2.9), whichever order the instant's events
-// come in. Expected values derived by hand from the rules of §2.9:
-// 10 nodes, W = 604800 s (a week, so every submission below has x14 = x16 = 1, x15 = x17 = 0).
-// At 0: r (user 1, 2 nodes, walltime 4W, ends at 3W) and x (user 3, 5 nodes, walltime 10W) start,
-// predicted 1 s (w = 0), corrected to their walltimes by reqtime. At W: a (user 1, 3 nodes,
-// walltime q = 100000 s) starts and runs 1 s. Its features: x0 = 1, x1..x6 = q, x10 = 2,
-// x11 = W, x12 = 1, x13 = W, x14 = x16 = 1, x18 = 3, others 0: 14 base coordinates, 66 products
-// and 13 squares are non-zero, K = 93. Its fit (y = 1, weight 5 + ln 3 > 0, v = 0) sets s_i = |x_i|,
-// N = K, g_i = -2(5 + ln 3)x_i, so w_i = η / (√K · x_i) (up to 1e-11 relative) on those
-// coordinates and 0 elsewhere: a later job's v is (5000 / √93) Σ x_i / a's x_i.
-// At 3W - 10, h (user 4, 10 nodes) arrives and is blocked until x's end, 10W. At 3W r ends, then
-// b (user 1) and c (user 2), 3 nodes and walltime q each, arrive; 5 nodes are free: one fits.
+// predictor's features x10..x13 (docs/semantics.md#predictions-correctors-and-backfill-order),
+// whichever order the instant's events come in. Expected values derived by hand from the rules of
+// docs/semantics.md#predictions-correctors-and-backfill-order: 10 nodes, W = 604800 s (a week, so
+// every submission below has x14 = x16 = 1, x15 = x17 = 0). At 0: r (user 1, 2 nodes, walltime 4W,
+// ends at 3W) and x (user 3, 5 nodes, walltime 10W) start, predicted 1 s (w = 0), corrected to
+// their walltimes by reqtime. At W: a (user 1, 3 nodes, walltime q = 100000 s) starts and runs 1 s.
+// Its features: x0 = 1, x1..x6 = q, x10 = 2, x11 = W, x12 = 1, x13 = W, x14 = x16 = 1, x18 = 3,
+// others 0: 14 base coordinates, 66 products and 13 squares are non-zero, K = 93. Its fit (y = 1,
+// weight 5 + ln 3 > 0, v = 0) sets s_i = |x_i|, N = K, g_i = -2(5 + ln 3)x_i, so w_i = η / (√K ·
+// x_i) (up to 1e-11 relative) on those coordinates and 0 elsewhere: a later job's v is (5000 / √93)
+// Σ x_i / a's x_i. At 3W - 10, h (user 4, 10 nodes) arrives and is blocked until x's end, 10W. At
+// 3W r ends, then b (user 1) and c (user 2), 3 nodes and walltime q each, arrive; 5 nodes are free:
+// one fits.
 // - c: no history, nothing running: ratio 1 on x0..x6, x14, x16, x18 (10), their 28 products and
 //   9 squares: 47, p = ⌊518.4758 · 47⌋ = 24368 s.
 // - b with r running (elapsed 3W): ratios 1, but 3 on x11 and x13: 18 + 114 + 29 = 161,

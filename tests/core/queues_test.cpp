@@ -1,4 +1,4 @@
-// LSF-style queues (docs/semantics.md §2.10): the LSF example of backfilling under each
+// LSF-style queues (docs/semantics.md#queues---queues): the LSF example of backfilling under each
 // combination of queue flags, each rule on a hand-derived case, and properties on random
 // workloads with random queue configurations. Times are seconds; in the LSF example 0 is 08:00.
 
@@ -234,11 +234,11 @@ TEST(Queues, MaxReserveTimeReleasesTheReservation) {
 
 // conservative-classic keeps its promises: a job of a higher priority submitted later is planned
 // around the reservations already made, and goes first at every compression (docs/semantics.md
-// §2.10). 2 nodes, 50 s limits but a's 100 s. a (low) runs from 0, planned until 100; b (low)
-// comes at 10 and gets [100, 150); c (high) comes at 20 and gets [150, 200), after b's slot. If
-// a runs its 100 s, b starts at 100 and c at 150. If a ends at 50, compression takes c first:
-// [50, 100) is free, so c starts at 50 and b keeps 100. With one queue b goes first: it moves to
-// 50 and c to 100.
+// docs/semantics.md#queues---queues). 2 nodes, 50 s limits but a's 100 s. a (low) runs from 0,
+// planned until 100; b (low) comes at 10 and gets [100, 150); c (high) comes at 20 and gets [150,
+// 200), after b's slot. If a runs its 100 s, b starts at 100 and c at 150. If a ends at 50,
+// compression takes c first: [50, 100) is free, so c starts at 50 and b keeps 100. With one queue b
+// goes first: it moves to 50 and c to 100.
 TEST(QueuesConservativeClassic, PriorityOrdersCompressionNotPromises) {
   const auto options =
       with_queues({queue("high", "1", 40, true, true), queue("low", "2", 1, true, true)});
@@ -255,13 +255,13 @@ TEST(QueuesConservativeClassic, PriorityOrdersCompressionNotPromises) {
 }
 
 // A job of a non-backfill queue is never planned before a reservation ahead of it: it starts
-// only once none is in force, as under `easy` and `conservative` (docs/semantics.md §2.10). 10
-// nodes, queue 1 backfills, queue 2 does not, both reserve. R (6 nodes, 100 s) runs from 0; H
-// (8 nodes, 100 s) at 1 gets [100, 200). K (queue 2, 2 nodes, 500 s) at 2 is planned from H's
-// slot: 2 nodes are free beside H, so it gets 100 (it would fit now in the 2 nodes H does not
-// need; easy-classic would start it). L (queue 2, 2 nodes, 50 s) at 3, from 100: none free
-// beside H and K until 200. M (queue 1, 2 nodes, 50 s) at 4 backfills: [4, 54) has 4 nodes free
-// and ends before H's slot.
+// only once none is in force, as under `easy` and `conservative`
+// (docs/semantics.md#queues---queues). 10 nodes, queue 1 backfills, queue 2 does not, both reserve.
+// R (6 nodes, 100 s) runs from 0; H (8 nodes, 100 s) at 1 gets [100, 200). K (queue 2, 2 nodes, 500
+// s) at 2 is planned from H's slot: 2 nodes are free beside H, so it gets 100 (it would fit now in
+// the 2 nodes H does not need; easy-classic would start it). L (queue 2, 2 nodes, 50 s) at 3, from
+// 100: none free beside H and K until 200. M (queue 1, 2 nodes, 50 s) at 4 backfills: [4, 54) has 4
+// nodes free and ends before H's slot.
 TEST(QueuesConservativeClassic, NonBackfillJobsWaitForTheReservationsAhead) {
   const auto options =
       with_queues({queue("main", "1", 0, true, true), queue("strict", "2", 0, false, true)});
@@ -273,8 +273,8 @@ TEST(QueuesConservativeClassic, NonBackfillJobsWaitForTheReservationsAhead) {
 }
 
 // A job without a run limit starts only as the head or when no reservation is in force
-// (docs/semantics.md §2.10), even where nodes are spare for ever. 10 nodes, no --queues: R (6
-// nodes, 100 s) runs from 0; H (8 nodes) at 1 gets [100, 200); U (1 node, no limit, runs 10 s)
+// (docs/semantics.md#queues---queues), even where nodes are spare for ever. 10 nodes, no --queues:
+// R (6 nodes, 100 s) runs from 0; H (8 nodes) at 1 gets [100, 200); U (1 node, no limit, runs 10 s)
 // at 2 is not planned before H's slot, and from 100 finds 2 nodes free for ever: it starts
 // with H at 100.
 TEST(QueuesConservativeClassic, JobWithoutLimitWaitsForTheReservationsAhead) {
@@ -364,8 +364,9 @@ TEST(QueuesProperty, LimitsHoldAndEveryJobEnds) {
 
 // conservative-classic's promise with queues and jobs without limits: no job starts later than
 // its first reservation. Without slot limits and max_reserve_time nothing takes a reservation
-// back, and jobs without one start only where the plan has room (docs/semantics.md §2.10).
-// 1 to 3 queues with random priorities, reservation and backfill flags, and no limits.
+// back, and jobs without one start only where the plan has room
+// (docs/semantics.md#queues---queues). 1 to 3 queues with random priorities, reservation and
+// backfill flags, and no limits.
 std::vector<QueueSpec> random_plain_queues(std::mt19937& random) {
   std::vector<QueueSpec> queues;
   const int queue_count = 1 + static_cast<int>(random() % 3);

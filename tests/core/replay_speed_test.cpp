@@ -20,7 +20,7 @@ namespace {
 
 using testing::TraceJob;
 
-// SWF conventions of docs/semantics.md §5.1: nodes = requested (field 8) or allocated (field 5);
+// SWF conventions of docs/semantics.md#swf: nodes = requested (field 8) or allocated (field 5);
 // the limit is field 9, or the runtime when missing.
 std::vector<TraceJob> read_swf(const std::string& path, int machine) {
   std::ifstream in(path);

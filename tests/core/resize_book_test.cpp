@@ -1,5 +1,6 @@
-// The resize-request book alone (docs/semantics.md §2.11): the requests' names, planned times
-// and owners, worked out by hand from the running job's start, walltime and prediction.
+// The resize-request book alone (docs/semantics.md#resize-requests-of-running-jobs): the requests'
+// names, planned times and owners, worked out by hand from the running job's start, walltime and
+// prediction.
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
-// Resize requests of running jobs (docs/semantics.md §2.11): the seed's example (a 20 h job asks
-// after 4 h: the request is planned for 16 h), each rule on a hand-derived case under each
-// policy, and properties on random workloads with random requests. Times are in hours unless
-// said otherwise.
+// Resize requests of running jobs (docs/semantics.md#resize-requests-of-running-jobs): the seed's
+// example (a 20 h job asks after 4 h: the request is planned for 16 h), each rule on a hand-derived
+// case under each policy, and properties on random workloads with random requests. Times are in
+// hours unless said otherwise.
 
 #include <gtest/gtest.h>
 
@@ -110,8 +110,8 @@ TEST(ResizeSeedExample, TwentyHourJobAskingAfterFourHoursIsPlannedForSixteen) {
 
 TEST(ResizeSeedExample, StrictPoliciesNeedTheRequestToEndBeforeTheReservation) {
   // The same under the spec's easy and conservative: ending exactly at the reservation is not
-  // before it (strict <, docs/semantics.md §2.8 item 4), so the request waits; at 20 h a ends,
-  // the request is withdrawn and b starts.
+  // before it (strict <, docs/semantics.md#edge-cases item 4), so the request waits; at 20 h a
+  // ends, the request is withdrawn and b starts.
   for (const std::string& policy : {"easy", "conservative"}) {
     const std::vector<TraceJob> trace = {resizing(job("a", 0, 4, 20), 4, 6), job("b", 1, 10, 25)};
     const ReplayResult result = replay(trace, 10, policy);
@@ -171,10 +171,12 @@ TEST(ResizeRules, SlotLimitCountsTheJobsNodes) {
   // 4: granted at once, under every policy (no reservation is in force).
   for (const std::string& policy : kAllPolicies) {
     const auto options = with_queue(true, 4);
-    const ReplayResult over = replay({resizing(job("a", 0, 2, 20, 20, "", 1), 4, 3)}, 10, policy, options);
+    const ReplayResult over =
+        replay({resizing(job("a", 0, 2, 20, 20, "", 1), 4, 3)}, 10, policy, options);
     EXPECT_EQ(over.granted.count("a#resize1"), 0U) << policy;
     EXPECT_EQ(hours_of(over.cancelled.at("a#resize1")), 20) << policy;
-    const ReplayResult within = replay({resizing(job("a", 0, 2, 20, 20, "", 1), 4, 2)}, 10, policy, options);
+    const ReplayResult within =
+        replay({resizing(job("a", 0, 2, 20, 20, "", 1), 4, 2)}, 10, policy, options);
     EXPECT_EQ(hours_of(within.granted.at("a#resize1")), 4) << policy;
   }
 }

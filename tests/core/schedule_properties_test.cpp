@@ -168,8 +168,9 @@ TEST(ScheduleProperties, EasyHeadNeverStartsAfterItsFirstReservation) {
   }
 }
 
-// With clairvoyant predictions (docs/semantics.md §2.9) EASY plans with the actual runtimes, so
-// the head's reservation recomputed here from the actual ends is a promise kept.
+// With clairvoyant predictions (docs/semantics.md#predictions-correctors-and-backfill-order) EASY
+// plans with the actual runtimes, so the head's reservation recomputed here from the actual ends is
+// a promise kept.
 TEST(ScheduleProperties, ClairvoyantEasyHeadNeverStartsAfterItsReservationFromActualRuntimes) {
   SchedulerOptions options;
   options.predictor = "clairvoyant";

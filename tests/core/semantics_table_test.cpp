@@ -1,4 +1,4 @@
-// The small cases of docs/semantics.md §3.1, one row per case and one column
+// The small cases of docs/semantics.md#hand-cases, one row per case and one column
 // per policy, as in that table (100 nodes unless stated; starts in seconds, in job order).
 // Each expectation is copied from that table; the comments re-derive the step that decides it.
 

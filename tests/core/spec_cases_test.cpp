@@ -1,6 +1,6 @@
-// The spec's own worked examples (docs/semantics.md §2.8) and its rejection rules (§2.7); the table
-// of §3.1 is in semantics_table_test.cpp. Each expectation is derived by hand from the spec's
-// rules.
+// The spec's own worked examples (docs/semantics.md#edge-cases) and its rejection rules
+// (docs/semantics.md#rejection-at-submission); the table of docs/semantics.md#hand-cases is in
+// semantics_table_test.cpp. Each expectation is derived by hand from the spec's rules.
 
 #include <gtest/gtest.h>
 
@@ -53,8 +53,8 @@ TEST(Rejection, ImpossibleJobsNeverBlockTheQueue) {
   }
 }
 
-// Jobs without a limit run under every policy (docs/semantics.md §2.10): alone, the job starts
-// at once.
+// Jobs without a limit run under every policy (docs/semantics.md#queues---queues): alone, the job
+// starts at once.
 TEST(Rejection, NoPolicyNeedsTimeLimits) {
   std::vector<TraceJob> trace = jobs({{0, 10, 10}});
   trace[0].job.time_limit = kNoTimeLimit;

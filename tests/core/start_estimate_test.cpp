@@ -69,8 +69,8 @@ TEST(StartEstimate, NeverForJobsThatCanNeverRun) {
   }
 }
 
-// A job without a limit never backfills (docs/semantics.md §2.10): behind job 1, reserved from
-// 100, it starts no earlier; from 100 it finds 40 nodes free for ever (job 1 takes 60 until
+// A job without a limit never backfills (docs/semantics.md#queues---queues): behind job 1, reserved
+// from 100, it starts no earlier; from 100 it finds 40 nodes free for ever (job 1 takes 60 until
 // 200, then all 100 are free): conservative-classic's estimate is 100.
 TEST(StartEstimate, ConservativeClassicPlansAJobWithoutLimitAfterTheReservationsAhead) {
   EXPECT_EQ(blocked_head("conservative-classic").estimate_start(job("nolimit", 1, -1), 0),

@@ -76,18 +76,17 @@ std::string event(const std::string& now, const std::string& type, const std::st
   return R"({"timestamp":)" + now + R"(,"event_type":")" + type + R"(","event":)" + body + "}";
 }
 
-const std::string kBegins = event(
-    "0.0", "SimulationBeginsEvent",
-    R"({"host_number":3,"computation_host_number":2,"computation_hosts":[
+const std::string kBegins =
+    event("0.0", "SimulationBeginsEvent",
+          R"({"host_number":3,"computation_host_number":2,"computation_hosts":[
        {"id":0,"name":"n0","state":"IDLE"},{"id":1,"name":"n1","state":"IDLE"}],
        "storage_host_number":1,"storage_hosts":[{"id":2,"name":"disk"}],
        "batsim_execution_context_json":"{}"})");
 
 std::string submitted(const std::string& id, int hosts, const std::string& walltime) {
   return event("0.0", "JobSubmittedEvent",
-               R"({"job_id":")" + id + R"(","job":{"resource_request":)" +
-                   std::to_string(hosts) + walltime +
-                   R"(,"rigid":true,"profile_id":"p"},"submission_time":0.0})");
+               R"({"job_id":")" + id + R"(","job":{"resource_request":)" + std::to_string(hosts) +
+                   walltime + R"(,"rigid":true,"profile_id":"p"},"submission_time":0.0})");
 }
 
 // Only Batsim's three functions are exported: batfill's own symbols (and those of the libraries
@@ -172,8 +171,7 @@ TEST_F(EdcLibrary, HugeInitStringsAreQuotedShort) {
 
 TEST_F(EdcLibrary, SchedulesAJobOnComputationHostsOnly) {
   ASSERT_EQ(init("{}"), 0);
-  ASSERT_EQ(take(message("0.0", kBegins + "," + submitted("w0!1", 2, R"(,"walltime":100.0)"))),
-            0);
+  ASSERT_EQ(take(message("0.0", kBegins + "," + submitted("w0!1", 2, R"(,"walltime":100.0)"))), 0);
   EXPECT_NE(reply.find(R"("job_id":"w0!1","allocation":{"host_allocation":"0-1")"),
             std::string::npos)
       << reply;
@@ -185,12 +183,13 @@ TEST_F(EdcLibrary, SchedulesAJobOnComputationHostsOnly) {
   ASSERT_EQ(take(message("50.0", event("50.0", "SimulationEndsEvent", "{}"))), 0);
 }
 
-// A job larger than the 2 compute hosts is rejected (docs/semantics.md §2.7): the storage host
-// does not count. A job without a walltime runs (§2.10: no run limit).
+// A job larger than the 2 compute hosts is rejected (docs/semantics.md#rejection-at-submission):
+// the storage host does not count. A job without a walltime runs
+// (docs/semantics.md#queues---queues: no run limit).
 TEST_F(EdcLibrary, RejectsOnlyJobsItCanNeverRun) {
   ASSERT_EQ(init("{}"), 0);
-  ASSERT_EQ(take(message("0.0", kBegins + "," + submitted("w0!1", 3, R"(,"walltime":10.0)") +
-                                    "," + submitted("w0!2", 1, ""))),
+  ASSERT_EQ(take(message("0.0", kBegins + "," + submitted("w0!1", 3, R"(,"walltime":10.0)") + "," +
+                                    submitted("w0!2", 1, ""))),
             0);
   EXPECT_NE(reply.find(R"("event_type":"RejectJobEvent","event":{"job_id":"w0!1"})"),
             std::string::npos)

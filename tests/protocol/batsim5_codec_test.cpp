@@ -72,7 +72,8 @@ TEST(Batsim5Codec, JobSubmittedReadsRequestWalltimeUserFieldsAndProfile) {
   EXPECT_EQ(value.forwarded_delay, 100'250'000);
 }
 
-// Batsim 5 leaves an optional walltime out when the job has none (docs/semantics.md §2.10).
+// Batsim 5 leaves an optional walltime out when the job has none
+// (docs/semantics.md#queues---queues).
 TEST(Batsim5Codec, AbsentOrNullWalltimeMeansNoLimit) {
   for (const std::string walltime : {"", R"("walltime":null,)"}) {
     const std::string submitted = R"({"job_id":"w0!1","job":{"resource_request":1,)" + walltime +
@@ -89,7 +90,8 @@ TEST(Batsim5Codec, NonObjectExtraDataCarriesNoUserFields) {
           "profile_id":"p"},"submission_time":0.0})";
   const auto parsed = decode(one_event("0.0", "JobSubmittedEvent", submitted));
   EXPECT_EQ(typed_user_fields(only_event<JobSubmitted>(parsed).job).user, -1);
-  EXPECT_TRUE(std::holds_alternative<TypedUserFields>(only_event<JobSubmitted>(parsed).job.user_fields));
+  EXPECT_TRUE(
+      std::holds_alternative<TypedUserFields>(only_event<JobSubmitted>(parsed).job.user_fields));
 }
 
 // extra_data is a string, so the message's nesting limit does not bound the object inside it;
@@ -98,7 +100,8 @@ TEST(Batsim5Codec, DeepExtraDataStillGivesItsUserFields) {
   const std::string deep = std::string(300, '[') + std::string(300, ']');
   const std::string submitted =
       R"({"job_id":"w0!1","job":{"resource_request":1,"walltime":5.0,"extra_data":"{\"user\":3,)"
-      R"(\"x\":)" + deep + R"(}","profile_id":"p"},"submission_time":0.0})";
+      R"(\"x\":)" +
+      deep + R"(}","profile_id":"p"},"submission_time":0.0})";
   const auto parsed = decode(one_event("0.0", "JobSubmittedEvent", submitted));
   EXPECT_EQ(typed_user_fields(only_event<JobSubmitted>(parsed).job).user, 3);
 }
@@ -225,8 +228,9 @@ TEST(Batsim5Codec, ErrorsNameTheEventAndTheField) {
                                R"({"job_id":"w0!1","job":{"resource_request":1,"walltime":0.0}})")),
             "event 0 (JobSubmittedEvent): field 'event.job.walltime' must be > 0, or -1 or absent "
             "for no limit, got 0.000000");
-  EXPECT_EQ(error_of("{\"now\": 1"), "malformed JSON at offset 9: Missing a comma or '}' after "
-                                     "an object member.");
+  EXPECT_EQ(error_of("{\"now\": 1"),
+            "malformed JSON at offset 9: Missing a comma or '}' after "
+            "an object member.");
 }
 
 // The decisions exactly as batprotocol's tables name them: Batsim's flatbuffers parser rejects
@@ -278,13 +282,13 @@ TEST(Batsim5Codec, HelloNamesBatfillAndAsksForProfilesOnlyWhenTold) {
   EXPECT_STREQ(event["event_type"].GetString(), "EDCHelloEvent");
   EXPECT_STREQ(event["event"]["decision_component_name"].GetString(), "batfill");
   EXPECT_STREQ(event["event"]["decision_component_commit"].GetString(), "");
-  EXPECT_TRUE(
-      event["event"]["requested_simulation_features"]["forward_profiles_on_job_submission"]
-          .GetBool());
+  EXPECT_TRUE(event["event"]["requested_simulation_features"]["forward_profiles_on_job_submission"]
+                  .GetBool());
   const EdcHello read = decode_hello(text);
   EXPECT_EQ(read.name, "batfill");
   EXPECT_TRUE(read.forward_profiles_on_job_submission);
-  EXPECT_FALSE(decode_hello(encode_hello({"x", "1", "", false})).forward_profiles_on_job_submission);
+  EXPECT_FALSE(
+      decode_hello(encode_hello({"x", "1", "", false})).forward_profiles_on_job_submission);
 }
 
 // The stand-in's side: Batsim's events written, then read back by batfill's own reader.
@@ -302,10 +306,10 @@ TEST(Batsim5Codec, BatsimEventsRoundTrip) {
   begins.compute_resources = {{0, "a", "idle", {}}, {1, "b", "idle", {}}};
   Message message;
   message.now = from_seconds(3);
-  for (EventData data :
-       std::vector<EventData>{begins, submitted, completed,
-                              BatsimNotify{Notification::kMachinesAvailable, parse_machine_set("1")},
-                              BatsimNotify{Notification::kNoMoreStaticJobs, {}}}) {
+  for (EventData data : std::vector<EventData>{
+           begins, submitted, completed,
+           BatsimNotify{Notification::kMachinesAvailable, parse_machine_set("1")},
+           BatsimNotify{Notification::kNoMoreStaticJobs, {}}}) {
     message.events.push_back({from_seconds(3), data});
   }
   const ParsedMessage parsed = decode(encode(message));

@@ -1,9 +1,9 @@
-// The JSON codec against docs/protocol.md §2–§4 and the messages of a real Batsim 4.2.1 run
-// (tests/protocol/data).
+// The JSON codec against docs/protocol.md#message-envelope–docs/protocol.md#events-batfill-writes
+// and the messages of a real Batsim 4.2.1 run (tests/protocol/data).
 
 #include "batfill/protocol/codec.hpp"
-#include "batfill/protocol/batsim5_codec.hpp"
 #include "../support/parse_error.hpp"
+#include "batfill/protocol/batsim5_codec.hpp"
 
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>

@@ -1,5 +1,6 @@
 // Hostile messages and values at the edges of batfill's ranges: each must give a clear
-// ProtocolError (docs/protocol.md §2.3), never a crash, a truncated reply or a wrapped time.
+// ProtocolError (docs/protocol.md#what-a-request-must-satisfy), never a crash, a truncated reply or
+// a wrapped time.
 
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
@@ -65,7 +66,7 @@ TEST(HostileMessage, InvalidUtf8IsRefusedOnReadAndOnWrite) {
 }
 
 TEST(HostileMessage, TimesBeyondTheRangeAreAnErrorNamingTheField) {
-  // Beyond 2^125 - 1 µs, about 4.25e31 s (docs/semantics.md §1.1); the double 5e31 is
+  // Beyond 2^125 - 1 µs, about 4.25e31 s (docs/semantics.md#time); the double 5e31 is
   // 50000000000000002683081102196736 exactly.
   EXPECT_EQ(error_of(R"({"now": 5e31, "events": []})"),
             "field 'now': time value out of range: 50000000000000002683081102196736.000000 s "

@@ -45,7 +45,7 @@ TEST(JobsCsv, ExecutedJobHasEveryTimeWithSixDecimalsAndCanonicalMachines) {
 }
 
 // JSON ids may hold a comma, a quote or a line break: such a cell is quoted with `"` doubled
-// (docs/semantics.md §6.1), so the row keeps its 17 columns; plain ids stay unquoted.
+// (docs/semantics.md#prefix_jobscsv), so the row keeps its 17 columns; plain ids stay unquoted.
 TEST(JobsCsv, IdsWithCommaQuoteOrNewlineAreQuoted) {
   const JobRecord comma = rejected(submitted("a,b", 0, 1), "r");
   const JobRecord quote = rejected(submitted("say \"hi\"", 0, 1, kNoTimeLimit, "p,1"), "r");
@@ -132,8 +132,8 @@ TEST(ScheduleCsv, KeysInLexicographicOrderWithSixDecimals) {
             "35.000000,0.000000,0.000000,0.000000,0.000000,0.781250\n");
 }
 
-// The summary groups rejections by their bare reason (docs/semantics.md §6.4): the position of
-// the record and the job named do not split a group, whatever characters they hold.
+// The summary groups rejections by their bare reason (docs/semantics.md#run-summary): the position
+// of the record and the job named do not split a group, whatever characters they hold.
 TEST(RejectionReasons, GroupByTheBareReason) {
   const std::vector<Rejection> rejections = {
       {"t.swf:12", "", "runtime (field 4) is -1, so there is nothing to replay"},

@@ -1,9 +1,10 @@
 #pragma once
 // A driver for the scheduling core alone: replays jobs with known runtimes, instant by instant,
 // with no SimGrid and no protocol. Each job runs min(runtime, time_limit); at each timestamp all
-// completions are applied first, then all submissions, then one pass (docs/semantics.md §1.2).
-// batfill itself never uses it: the tests check the embedded simulator against it (kept
-// deliberately separate so that each checks the other), and bench_core times the core with it.
+// completions are applied first, then all submissions, then one pass
+// (docs/semantics.md#one-instant). batfill itself never uses it: the tests check the embedded
+// simulator against it (kept deliberately separate so that each checks the other), and bench_core
+// times the core with it.
 
 #include <algorithm>
 #include <initializer_list>
@@ -26,7 +27,8 @@ inline std::vector<Decision> run_instant(Scheduler& scheduler, Time now,
   return scheduler.schedule(now);
 }
 
-// A resize request (docs/semantics.md §2.11): `after` the job started, it asks for `nodes` more.
+// A resize request (docs/semantics.md#resize-requests-of-running-jobs): `after` the job started, it
+// asks for `nodes` more.
 struct TraceResize {
   Time after = 0;
   int nodes = 0;
@@ -183,7 +185,8 @@ inline ReplayResult replay(const std::vector<TraceJob>& trace, int machine_count
       completions.emplace(now + run, d.job_id);
       result.makespan = std::max(result.makespan, now + run);
       for (const TraceResize& resize : by_id.at(d.job_id)->resizes) {
-        if (resize.after < run) requests.emplace(now + resize.after, std::pair{d.job_id, resize.nodes});
+        if (resize.after < run)
+          requests.emplace(now + resize.after, std::pair{d.job_id, resize.nodes});
       }
     }
   }
@@ -198,7 +201,7 @@ inline ReplayResult replay(const std::vector<TraceJob>& trace, int machine_count
 }
 
 // Each job's start in whole seconds, in trace order: the form of the tables in docs/semantics.md
-// §3.
+// docs/semantics.md#reference-cases-and-the-dr_evt-result.
 inline std::vector<long> start_seconds(const std::vector<TraceJob>& trace,
                                        const std::string& policy, int machine_count) {
   const ReplayResult result = replay(trace, machine_count, policy);

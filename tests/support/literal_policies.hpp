@@ -15,15 +15,16 @@
 namespace batfill::testing {
 
 // Of the spec policies: the pseudo-code's "Step 1/2/3" of EASY and CONSERVATIVE
-// (docs/semantics.md §2.2–§2.3), read so that a job fitting in the free nodes now has
-// shadow = now; quadratic.
+// (docs/semantics.md#easy--the-specs-easy–docs/semantics.md#conservative--the-specs-conservative),
+// read so that a job fitting in the free nodes now has shadow = now; quadratic.
 struct RunningEnd {
   Time end;
   int nodes;
 };
 
 // "Calculate Reservation": the first planned end at which free + freed-so-far reaches `needed`.
-inline Time literal_reservation(Time now, int free_nodes, std::vector<RunningEnd> running, int needed) {
+inline Time literal_reservation(Time now, int free_nodes, std::vector<RunningEnd> running,
+                                int needed) {
   if (free_nodes >= needed) return now;
   std::sort(running.begin(), running.end(),
             [](const RunningEnd& a, const RunningEnd& b) { return a.end < b.end; });
@@ -86,11 +87,11 @@ class LiteralSpecPolicy : public Policy {
   bool conservative_;
 };
 
-// Classic conservative backfilling as docs/semantics.md §2.5 states it, without the policy's
-// shortcuts (skipped reservations, bounded searches, indexed walks): at a pass after
-// completions every reservation is taken out and put back at its earliest slot, in queue order;
-// then new jobs are placed and due jobs start. For jobs that all have a run limit, one implicit
-// queue and no late reports.
+// Classic conservative backfilling as docs/semantics.md#conservative-classic--feitelson--weil-1998
+// states it, without the policy's shortcuts (skipped reservations, bounded searches, indexed
+// walks): at a pass after completions every reservation is taken out and put back at its earliest
+// slot, in queue order; then new jobs are placed and due jobs start. For jobs that all have a run
+// limit, one implicit queue and no late reports.
 class LiteralConservativeClassic final : public Policy {
  public:
   std::vector<const Job*> select_jobs_to_start(const SchedulingView& view) override {
@@ -139,10 +140,10 @@ class LiteralConservativeClassic final : public Policy {
   bool completed_ = false;
 };
 
-// Classic EASY as docs/semantics.md §2.4 states it, one sweep in queue order, and FCFS as §2.6
-// states it (`easy_classic` false): the head cascade, then the shadow time and extra nodes
-// recomputed from the running jobs by hand. For jobs that all have a run limit, one implicit
-// queue and no predictions.
+// Classic EASY as docs/semantics.md#easy-classic--lifkas-easy-mualem--feitelson-2001 states it, one
+// sweep in queue order, and FCFS as docs/semantics.md#none--fcfs states it (`easy_classic` false):
+// the head cascade, then the shadow time and extra nodes recomputed from the running jobs by hand.
+// For jobs that all have a run limit, one implicit queue and no predictions.
 class LiteralEasyClassic final : public Policy {
  public:
   explicit LiteralEasyClassic(bool easy_classic) : easy_classic_(easy_classic) {}

@@ -79,8 +79,8 @@ TEST_P(ServeLoop, TheLastReplyReachesAPeerThatReadsAfterServeBeganToExit) {
   batsim.connect(ipc.endpoint);
   std::vector<std::string> requests = run().opening;
   for (int job = 0; job < 4; ++job) {
-    requests.push_back(oversized_job(GetParam(), "w0!" + std::to_string(job) +
-                                                     std::string(2'000'000, 'x')));
+    requests.push_back(
+        oversized_job(GetParam(), "w0!" + std::to_string(job) + std::string(2'000'000, 'x')));
   }
   requests.push_back(run().ends);
   for (const std::string& request : requests) {
@@ -210,7 +210,7 @@ TEST_P(ServeLoop, AMessageLargerThanTheCapEndsTheRun) {
 }
 
 // Batsim sends each request as one part; a request in several is refused naming it, and the
-// reply stops Batsim as for any request batfill cannot apply (docs/protocol.md §3.11).
+// reply stops Batsim as for any request batfill cannot apply (docs/protocol.md#protocol-errors).
 TEST_P(ServeLoop, ARequestInSeveralPartsIsRefused) {
   const IpcEndpoint ipc("parts");
   ServeThread server(options(ipc.endpoint));
@@ -243,9 +243,7 @@ std::string bind_error(const ServeOptions& options) {
 // Each malformed endpoint is refused naming the part that is wrong, not with libzmq's
 // "Invalid argument", and a port beyond 65535 is not taken modulo 65536.
 TEST_P(ServeLoop, WhatIsWrongWithAnEndpointIsNamed) {
-  const auto error = [this](const std::string& endpoint) {
-    return bind_error(options(endpoint));
-  };
+  const auto error = [this](const std::string& endpoint) { return bind_error(options(endpoint)); };
   EXPECT_EQ(error("bogus://x"),
             "batfill serve: cannot bind bogus://x: unknown transport 'bogus://', expected "
             "tcp://HOST:PORT or ipc://PATH\n");

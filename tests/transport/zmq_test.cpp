@@ -134,7 +134,7 @@ TEST(Zmq, ServeExitsCleanlyOnABadMessage) {
 }
 
 // Batsim dies after SIMULATION_BEGINS: serve notices the closed connection at once instead of
-// waiting for its whole --timeout (docs/protocol.md §1.4).
+// waiting for its whole --timeout (docs/protocol.md#peer-death-and-message-size).
 TEST(Zmq, ServeNoticesThatBatsimDiedMidRun) {
   ServeOptions options = options_on(tcp_loopback_endpoint());
   ServeThread server(options);

@@ -1,4 +1,4 @@
-// Batsim JSON workloads, following the field rules of docs/semantics.md §5.3.
+// Batsim JSON workloads, following the field rules of docs/semantics.md#batsim-json-workloads.
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// DR_EVT CSV traces, following docs/semantics.md §5.2.
+// DR_EVT CSV traces, following docs/semantics.md#dr_evt-csv.
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // Hostile or absurd workload files: each must end in a clear error or an invalid record naming
-// the file and position, never a crash, a hang or a wrapped value (docs/semantics.md §5.9).
+// the file and position, never a crash, a hang or a wrapped value (docs/semantics.md#input-limits).
 
 #include <gtest/gtest.h>
 #include <zlib.h>
@@ -117,7 +117,7 @@ TEST(HostileInput, SwfTimesBeyondTheTimeRangeMakeTheRecordInvalid) {
   ASSERT_EQ(workload.jobs.size(), 2u);
   for (const WorkloadJob& job : workload.jobs) EXPECT_FALSE(job.is_valid()) << job.job.id;
   const std::string far = workload.jobs[1].job.id == "1" ? workload.jobs[1].rejection.text()
-                                                          : workload.jobs[0].rejection.text();
+                                                         : workload.jobs[0].rejection.text();
   EXPECT_TRUE(contains(far,
                        "far.swf:1: submit time (field 2) '50000000000000000000000000000000' is "
                        "negative or out of range"))

@@ -1,6 +1,6 @@
 // The streaming SWF and DR_EVT CSV readers against the whole-file readers: the same jobs, in
 // the same order, with the same renamed ids, invalid reasons, profiles and summary warnings, on
-// the bundled traces and on hand-made edge cases (docs/semantics.md §5.11).
+// the bundled traces and on hand-made edge cases (docs/semantics.md#streaming-replay).
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
-// Resize requests in the input (docs/semantics.md §2.11): the Batsim JSON job field "resize" and
-// the --resize CSV file, with errors naming the file, the line and the key.
+// Resize requests in the input (docs/semantics.md#resize-requests-of-running-jobs): the Batsim JSON
+// job field "resize" and the --resize CSV file, with errors naming the file, the line and the key.
 
 #include <gtest/gtest.h>
 
@@ -44,9 +44,11 @@ TEST(ResizeInput, JsonErrorsMakeTheJobInvalidNamingLineAndKey) {
       {R"({"after": 1})", "'resize' must be an array"},
   };
   for (const auto& c : cases) {
-    const Workload workload = read_batsim_json(
-        "w.json", with_jobs("\n" R"({"id": "1", "subtime": 0, "res": 4, "profile": "d",
-        "walltime": 100, "resize": )" + c.resize + "}"));
+    const Workload workload =
+        read_batsim_json("w.json", with_jobs("\n"
+                                             R"({"id": "1", "subtime": 0, "res": 4, "profile": "d",
+        "walltime": 100, "resize": )" + c.resize +
+                                             "}"));
     const std::string reason = workload.jobs[0].rejection.text();
     EXPECT_NE(reason.find("w.json:2: jobs[0]"), std::string::npos) << reason;
     EXPECT_NE(reason.find(c.expected), std::string::npos) << reason;
@@ -80,7 +82,8 @@ TEST(ResizeInput, CsvErrorsNameFileLineAndColumn) {
     std::string text;
     std::string expected;
   } cases[] = {
-      {"job_id,after,nodes\n1,10,2\n9,10,2\n", "r.csv:3: 'job_id' names no job of the workload: '9'"},
+      {"job_id,after,nodes\n1,10,2\n9,10,2\n",
+       "r.csv:3: 'job_id' names no job of the workload: '9'"},
       {"job_id,after,nodes\n1,10,0\n",
        "r.csv:2: 'nodes' must be an integer from 1 to 1000000 (batfill's machine limit), got '0'"},
       {"job_id,after,nodes\n1,10,1.5\n", "r.csv:2: 'nodes' must be an integer from 1 to 1000000"},

@@ -1,4 +1,4 @@
-// SWF replay conventions of docs/semantics.md §5.1 on tiny traces.
+// SWF replay conventions of docs/semantics.md#swf on tiny traces.
 
 #include <gtest/gtest.h>
 
@@ -64,7 +64,8 @@ TEST(SwfReader, ReadsTheShippedTinyTrace) {
   EXPECT_EQ(workload.profiles.at(instant.profile).delay, 0);
 
   ASSERT_EQ(workload.warnings.size(), 2u);
-  EXPECT_EQ(workload.warnings[0].rfind("1 job would run past the time limit", 0), 0u) << workload.warnings[0];
+  EXPECT_EQ(workload.warnings[0].rfind("1 job would run past the time limit", 0), 0u)
+      << workload.warnings[0];
   EXPECT_EQ(workload.warnings[1].rfind("1 of 6 records are invalid", 0), 0u);
 }
 
@@ -109,8 +110,8 @@ TEST(SwfReader, RejectsNonPositiveNodesAndNegativeRuntime) {
   EXPECT_EQ(workload.time_limits_from_runtime, 0);
 }
 
-// Field 12 is the user (docs/semantics.md §2.9); -1 stays unknown. Field 4 is the runtime the
-// clairvoyant predictor reads: 10 s.
+// Field 12 is the user (docs/semantics.md#predictions-correctors-and-backfill-order); -1 stays
+// unknown. Field 4 is the runtime the clairvoyant predictor reads: 10 s.
 TEST(SwfReader, UserIdAndRuntime) {
   ScratchFiles files;
   const std::string path =
@@ -153,7 +154,7 @@ TEST(SwfReader, FractionalFieldsKeepMicrosecondsAndDistinctProfiles) {
 }
 
 // Integer fields take a faster path than other numbers; every spelling of a value must still
-// read the same, integers past 2^53 read as the nearest double (docs/semantics.md §1.1), and
+// read the same, integers past 2^53 read as the nearest double (docs/semantics.md#time), and
 // huge integers must still be out of range.
 TEST(SwfReader, NumberSpellingsReadAlike) {
   ScratchFiles files;
@@ -183,7 +184,8 @@ TEST(SwfReader, NumberSpellingsReadAlike) {
 }
 
 TEST(SwfReader, MaxProcsWinsOverMaxNodes) {
-  // SDSC-BLUE's header has MaxNodes 144 and MaxProcs 1152; docs/semantics.md §5.6 prefers MaxProcs.
+  // SDSC-BLUE's header has MaxNodes 144 and MaxProcs 1152; docs/semantics.md#machine-size prefers
+  // MaxProcs.
   ScratchFiles files;
   EXPECT_EQ(
       read_workload(files.write("a.swf", "; MaxNodes: 144\n; MaxProcs: 1152\n")).machine_count,
@@ -252,7 +254,8 @@ TEST(SwfReader, JobsWithTheSameRuntimeShareOneProfile) {
 }
 
 TEST(SwfReader, SortsBySubmitTimeThenNumericId) {
-  // Batsim submits in subtime order; same-instant jobs by id, numerically (docs/semantics.md §1.3).
+  // Batsim submits in subtime order; same-instant jobs by id, numerically
+  // (docs/semantics.md#order-of-same-instant-submissions).
   ScratchFiles files;
   const std::string path = files.write("t.swf", record("3", "50", "1", "1", "1", "1") +
                                                     record("10", "20", "1", "1", "1", "1") +

@@ -1,4 +1,6 @@
-// Load scaling and input shaking (docs/semantics.md §5.8) on small hand-built workloads.
+// Load scaling and input shaking
+// (docs/semantics.md#load-scaling-and-input-shaking---load-factor---shake) on small hand-built
+// workloads.
 
 #include "batfill/workload/transform.hpp"
 
@@ -144,7 +146,8 @@ TEST(ShakeSubmissions, ZeroPercentChangesNothing) {
   EXPECT_EQ(submits(workload), (std::vector<Time>{0, from_seconds(10), from_seconds(30)}));
 }
 
-// ---- Transformed streams (docs/semantics.md §5.11) ------------------------------------------
+// ---- Transformed streams (docs/semantics.md#streaming-replay)
+// ------------------------------------------
 
 // What a transformed stream hands out: ids, submit times and profiles, in order.
 struct Handed {

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """An SWF trace (plain or gzip) as a Batsim JSON workload of delay jobs, by batfill's SWF
-conventions (docs/semantics.md §5.1): runtime field 4, nodes field 8 (else 5), walltime field 9
+conventions (docs/semantics.md#swf): runtime field 4, nodes field 8 (else 5), walltime field 9
 (else the runtime). Records batfill would reject as unreplayable are left out, and so are
 runtimes of 0, which Batsim refuses in a delay profile. The same conversion as the real-Batsim
 integration tests (tests/batsim), so runs compare with theirs.

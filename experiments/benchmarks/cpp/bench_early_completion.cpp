@@ -1,6 +1,7 @@
 // One scheduling pass after one early completion, with N jobs waiting, per policy: what a
-// policy pays for a completion under a long queue (docs/semantics.md §2.5: conservative-classic
-// compresses its reservations after every completion).
+// policy pays for a completion under a long queue
+// (docs/semantics.md#conservative-classic--feitelson--weil-1998: conservative-classic compresses
+// its reservations after every completion).
 //
 // The machine has 1,000 nodes. Setup (not timed): running jobs are started at t = 0, N jobs are
 // submitted at t = 1 and planned, and a 1-node job completes early at t = 5, so that the timed

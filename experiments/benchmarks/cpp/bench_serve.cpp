@@ -1,15 +1,15 @@
 // What `batfill serve` spends on one Batsim message without the socket: decoding the request,
 // answering it (decoding, one instant of the scheduler, encoding the reply), and encoding
-// alone, side by side, per message (docs/protocol.md §1.5). The requests are KTH-SP2's, as the
-// embedded simulator sends them to a scheduler, recorded once at start.
+// alone, side by side, per message (docs/protocol.md#what-a-message-costs). The requests are
+// KTH-SP2's, as the embedded simulator sends them to a scheduler, recorded once at start.
 
 #include <benchmark/benchmark.h>
 
 #include <string>
 #include <vector>
 
-#include "batfill/adapter/batsim_adapter.hpp"
 #include "batfill/adapter/batsim4_session.hpp"
+#include "batfill/adapter/batsim_adapter.hpp"
 #include "batfill/protocol/codec.hpp"
 #include "batfill/simulator/simulation.hpp"
 #include "batfill/workload/job_stream.hpp"

@@ -2,7 +2,7 @@
 # Replay CPU of two batfill builds side by side, runs alternated so that both see the same load
 # on a shared machine: per trace and policy, the smallest user + system time of RUNS runs
 # (default 5) of each build, and its ratio to the CPU time of the trace's first pass (the
-# summary's "CPU time ... (reading X s)", docs/semantics.md §5.11; taken from the second build,
+# summary's "CPU time ... (reading X s)", docs/semantics.md#streaming-replay; taken from the second build,
 # which must print it). Prints a Markdown table. With INSTRUCTIONS=1, a second table counts the
 # instructions each build executes per trace and policy (valgrind's callgrind, about 50 times
 # slower than a run): a figure a loaded machine does not change.

@@ -64,7 +64,7 @@ def main():
         "",
         "CPU time is user + system time (steadier than wall time on a shared machine); the first "
         "pass is the summary's reading time, one parse of the whole trace (docs/semantics.md "
-        "§5.11), in wall and CPU time; the ratio is the run's CPU time over the first pass's CPU "
+        "docs/semantics.md#streaming-replay), in wall and CPU time; the ratio is the run's CPU time over the first pass's CPU "
         "time.",
         "",
         "| copies | jobs | policy | wall time (s) | CPU time (s) | first pass (s) | first pass CPU "

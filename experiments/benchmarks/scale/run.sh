@@ -47,7 +47,7 @@ for copies in $SIZES; do
     read -r wall rss user sys < "$out.time"
     cpu=$(python3 -c "print(f'{$user + $sys:.2f}')")
     # The summary's "reading" times: the first pass over the whole trace (docs/semantics.md
-    # §5.11), wall and CPU.
+    # docs/semantics.md#streaming-replay), wall and CPU.
     first_pass=$(sed -n 's/^wall time: .*(reading \([0-9.]*\) s.*/\1/p' "$out.log")
     first_pass_cpu=$(sed -n 's/^CPU time: .*(reading \([0-9.]*\) s)/\1/p' "$out.log")
     same=yes

@@ -36,7 +36,7 @@ def swf_records(path):
 
 
 def machine_size(path):
-    """The header's MaxProcs, else MaxNodes: batfill's default machine size (docs/semantics.md §5.1)."""
+    """The header's MaxProcs, else MaxNodes: batfill's default machine size (docs/semantics.md#swf)."""
     opener = gzip.open if str(path).endswith(".gz") else open
     header = {}
     with opener(path, "rt") as f:
@@ -53,7 +53,7 @@ def machine_size(path):
 
 
 def write_batsim_workload(swf, machines, out):
-    """batfill's SWF conventions (docs/semantics.md §5.1): runtime field 4, nodes field 8 (else 5),
+    """batfill's SWF conventions (docs/semantics.md#swf): runtime field 4, nodes field 8 (else 5),
     walltime field 9 (else the runtime); records batfill rejects, and runtimes of 0 (Batsim
     refuses a delay of 0), are left out. Returns the number of jobs."""
     jobs, delays = [], set()

@@ -16,7 +16,7 @@ Rules modelled (see results.md, "Why the schedules differ"):
     shadow, or it fits in the extra processors left at the shadow).
 
 Other modes switch single rules off to attribute the differences (MODES below); "batched"
-applies all completions of an instant, then all its submissions, then schedules (docs/semantics.md §1.2:
+applies all completions of an instant, then all its submissions, then schedules (docs/semantics.md#one-instant:
 the batching batfill uses).
 
 usage: pyss_model.py INPUT.swf OUT.csv [MODE]    (OUT.csv: id,submit,start,run,backfilled)

@@ -52,7 +52,7 @@ def predictions_table(work, w):
     w("## The SC'15 table: published next to reproduced")
     w("")
     w("Every row is `build/batfill simulate INPUT --backfill easy-classic FLAGS --batching "
-      "per-event` (docs/semantics.md §2.9, §5.7). INPUT is rebuilt from the row's own reference "
+      "per-event` (docs/semantics.md#predictions-correctors-and-backfill-order, docs/semantics.md#event-batching---batching). INPUT is rebuilt from the row's own reference "
       "file (fields 1, 2, 4, 8, 9, 12); EASY-SJBF has no published per-job file and replays "
       "EASY's input. *Same wait* compares every job's wait to the second; *same prediction* the "
       "initial prediction (field 18; rows without a predictor have none, counted equal); *same "

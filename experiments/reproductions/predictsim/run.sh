@@ -41,7 +41,7 @@ for T in $TRACES; do
   $PY models "$REF" "$WORK/${T}_easy-classic_jobs.csv" "$WORK/${T}_models.json" "${ARGS[@]}" > /dev/null
   $PY firstdiff "$REF" "$WORK/${T}_easy-classic_jobs.csv" 1 > "$WORK/${T}_firstdiff.txt"
 done
-# The predictions table (docs/semantics.md §2.9): each published row from its own reference,
+# The predictions table (docs/semantics.md#predictions-correctors-and-backfill-order): each published row from its own reference,
 # replayed with --batching per-event; batfill's initial predictions and correction counts come
 # from its debug log. EASY-SJBF has no published per-job file: its input is EASY's.
 declare -A ROW_FLAGS=(

@@ -5,7 +5,7 @@
 
 usage: make_requests.py TRACE.swf[.gz] OUT.csv [SEED] [FRACTION] [GROWTH]
 
-Jobs are read with batfill's SWF conventions (docs/semantics.md §5.1): id field 1, runtime field
+Jobs are read with batfill's SWF conventions (docs/semantics.md#swf): id field 1, runtime field
 4, nodes field 8 (field 5 when 8 is missing), limit field 9 (the runtime when missing). Only jobs
 that run at least 2 s are chosen, so that "halfway" is a whole second strictly inside the run
 and before the limit, as --resize requires.

@@ -5,24 +5,23 @@
 // The same object serves `batfill serve` (behind the JSON codec and a ZeroMQ socket) and the
 // embedded simulator (typed messages, no JSON), so both run exactly the same scheduler.
 //
-// One request = one instant (docs/protocol.md §3.10):
+// One request = one instant (docs/protocol.md#one-request-one-instant):
 //   1. the corrections of every prediction expired by `now` (with a corrector);
 //   2. every JOB_COMPLETED, whatever its job_state (walltime reached, killed and failed jobs
 //      free their machines like finished ones);
 //   3. every JOB_SUBMITTED, in job-id order (w0!9 before w0!10), never message order, each with
 //      submit_time = the request's `now`;
 //   4. NOTIFY event_machine_unavailable / event_machine_available, then the embedded
-//      simulator's RESIZE_REQUESTED (docs/semantics.md §2.11);
+//      simulator's RESIZE_REQUESTED (docs/semantics.md#resize-requests-of-running-jobs);
 //   5. one scheduling pass at `now` (again after correcting jobs just started with a zero
 //      prediction), and a CALL_ME_LATER if a prediction expires later;
 // A REQUESTED_CALL's steps run at the time the call asked for, not at Batsim's `now`, a message
-// later (docs/protocol.md §4.3), and a prediction expiring within kWakeUpLead of `now` counts as
-// due (step 1).
-// then QUERY estimate_waiting_time is answered from the state after the pass. The reply echoes
-// `now` and stamps every decision with it: CALL_ME_LATER first, then REJECT_JOB, EXECUTE_JOB
-// and ANSWER.
-// With EventBatching::kPerEvent the request's events are instead applied as pyss handles them,
-// one pass per event (event_batching.hpp), their decisions gathered in the one reply.
+// later (docs/protocol.md#call_me_later), and a prediction expiring within kWakeUpLead of `now`
+// counts as due (step 1). then QUERY estimate_waiting_time is answered from the state after the
+// pass. The reply echoes `now` and stamps every decision with it: CALL_ME_LATER first, then
+// REJECT_JOB, EXECUTE_JOB and ANSWER. With EventBatching::kPerEvent the request's events are
+// instead applied as pyss handles them, one pass per event (event_batching.hpp), their decisions
+// gathered in the one reply.
 
 #include <functional>
 #include <memory>
@@ -51,8 +50,8 @@ struct EventPosition {
 class BatsimAdapter : public protocol::DecisionProcess {
  public:
   // The least time between a request's `now` and a CALL_ME_LATER of its reply. Batsim has moved
-  // on by one internal message when it reads the call (docs/protocol.md §4.3), 0.6 ms on its
-  // example cluster512; a prediction that expires sooner after `now` is corrected at `now`.
+  // on by one internal message when it reads the call (docs/protocol.md#call_me_later), 0.6 ms on
+  // its example cluster512; a prediction that expires sooner after `now` is corrected at `now`.
   // Whole-second traces never meet it: their expiries after `now` are whole seconds after it.
   static constexpr Time kWakeUpLead = from_seconds(1) / 10;
 
@@ -155,12 +154,12 @@ class BatsimAdapter : public protocol::DecisionProcess {
   IdSet rejected_;
   std::vector<Decision> decisions_;  // one pass's, its buffer kept from pass to pass
   std::set<Time> wake_ups_;          // CALL_ME_LATER times asked for and not yet reached
-  // The embedded simulator replays resize requests (docs/semantics.md §2.11): a job carrying
-  // them needs no warning then.
+  // The embedded simulator replays resize requests
+  // (docs/semantics.md#resize-requests-of-running-jobs): a job carrying them needs no warning then.
   bool resize_requests_replayed_ = false;
   bool no_more_external_events_ = false;
   bool finished_ = false;
-  Time last_now_ = 0;  // the latest request's `now`
+  Time last_now_ = 0;      // the latest request's `now`
   Time last_instant_ = 0;  // the time the core saw at the latest request
 };
 

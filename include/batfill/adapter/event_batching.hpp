@@ -1,10 +1,12 @@
 #pragma once
-// How batfill's scheduler takes the events of one Batsim request (docs/semantics.md §5.7): as
-// one instant, the spec's rule, or one pass per event as pyss (predictsim, SC'15) handles them.
+// How batfill's scheduler takes the events of one Batsim request
+// (docs/semantics.md#event-batching---batching): as one instant, the spec's rule, or one pass per
+// event as pyss (predictsim, SC'15) handles them.
 //
 // The pyss rule needs the scheduler's own plan (which completing jobs reached their planned
 // end), so it is applied by the scheduler, never by Batsim's side: Batsim, or the embedded
-// stand-in, sends one request per instant and batfill splits it (docs/protocol.md §3.10).
+// stand-in, sends one request per instant and batfill splits it
+// (docs/protocol.md#one-request-one-instant).
 
 #include <cstddef>
 #include <cstdint>
@@ -14,10 +16,11 @@
 namespace batfill::adapter {
 
 enum class EventBatching {
-  // One pass per request: all completions, then all submissions (docs/semantics.md §1.2).
+  // One pass per request: all completions, then all submissions (docs/semantics.md#one-instant).
   kInstant,
   // One pass per event: submissions first, then completions in the order the jobs started; a
-  // job that reached its planned end is free in the first pass (docs/semantics.md §5.7).
+  // job that reached its planned end is free in the first pass
+  // (docs/semantics.md#event-batching---batching).
   kPerEvent,
 };
 
@@ -28,7 +31,8 @@ EventBatching parse_event_batching(const std::string& name);
 struct Termination {
   std::size_t index = 0;             // in the instant's completions
   std::uint64_t start_sequence = 0;  // jobs that started earlier have smaller sequences
-  bool at_planned_end = false;       // it ended at its walltime or its planned end (§2.9)
+  bool at_planned_end = false;       // it ended at its walltime or its planned end
+                                // (docs/semantics.md#predictions-correctors-and-backfill-order)
 };
 
 // One event of an instant: its kind and its index among the instant's events of that kind.

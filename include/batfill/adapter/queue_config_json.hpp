@@ -1,6 +1,6 @@
 #pragma once
-// The queue configuration (docs/semantics.md §2.10) as JSON, {"queues": [...], "default": name}:
-// the value of the setting `queues` (settings.hpp), given inline or as the path of a file.
+// The queue configuration (docs/semantics.md#queues---queues) as JSON, {"queues": [...], "default":
+// name}: the value of the setting `queues` (settings.hpp), given inline or as the path of a file.
 
 #include <rapidjson/document.h>
 

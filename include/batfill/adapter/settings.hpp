@@ -4,7 +4,7 @@
 // batsched's --variant_options, a Batsim 5 EDC's init string), its command-line flag and
 // batsched's spelling, the function that reads and checks its value, and its --help text. Every
 // way of giving a value goes through that one function, so a bad value gets the same message
-// wherever it was given (docs/protocol.md §7).
+// wherever it was given (docs/protocol.md#options-through-batsim).
 
 #include <functional>
 #include <optional>

@@ -1,6 +1,7 @@
 #pragma once
 // Validation of a Batsim _jobs.csv (batfill's, or a real Batsim's beside batsched or pybatsim):
-// the schedule it describes must be one a machine could have run (docs/semantics.md §6.5).
+// the schedule it describes must be one a machine could have run
+// (docs/semantics.md#checking-a-schedule-batfill-check).
 
 #include <optional>
 #include <set>
@@ -29,8 +30,8 @@ struct ScheduledJob {
 // std::runtime_error naming `path`, the line and the column for anything unreadable.
 std::vector<ScheduledJob> read_jobs_csv(const std::string& path, const std::string& text);
 
-// One row of batfill's PREFIX_resizes.csv (docs/semantics.md §2.11): a resize request a job
-// made, and the machines it was granted until the job's end.
+// One row of batfill's PREFIX_resizes.csv (docs/semantics.md#resize-requests-of-running-jobs): a
+// resize request a job made, and the machines it was granted until the job's end.
 struct ScheduledResize {
   std::string job_id;
   int line = 0;  // 1-based line in the resize file, for messages

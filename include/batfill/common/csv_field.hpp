@@ -1,5 +1,5 @@
 #pragma once
-// Text cells of the CSV files batfill writes (docs/semantics.md §6.1).
+// Text cells of the CSV files batfill writes (docs/semantics.md#prefix_jobscsv).
 
 #include <algorithm>
 #include <string>

@@ -2,7 +2,7 @@
 // The nesting limit of every JSON document batfill reads (workloads, Batsim messages, options):
 // RapidJSON's DOM copies and writes values recursively, so a document nested tens of thousands
 // of levels deep would overflow the stack. No real workload or message nests beyond about ten
-// levels (docs/semantics.md §5.9, docs/protocol.md §2.3).
+// levels (docs/semantics.md#input-limits, docs/protocol.md#what-a-request-must-satisfy).
 
 #include <cstddef>
 #include <optional>

@@ -5,7 +5,8 @@
 // away from the nearest double (1.0e77 becomes 1.0000000000000001e77, and a time such as
 // 2.0000005 s may round to the other microsecond), and its full-precision parser mis-scales
 // some long mantissas. So numbers reach the document through their text, converted here with a
-// correctly rounded conversion (docs/protocol.md §2.3, docs/semantics.md §1.1).
+// correctly rounded conversion (docs/protocol.md#what-a-request-must-satisfy,
+// docs/semantics.md#time).
 
 #include <cstddef>
 #include <cstdint>

@@ -11,7 +11,7 @@ using MachineSet = boost::icl::interval_set<int>;
 
 // The largest machine batfill accepts, from any source (SWF header, JSON nb_res, --nodes,
 // SIMULATION_BEGINS): ten times today's largest systems, far below where per-machine tables
-// exhaust memory (docs/semantics.md §5.6).
+// exhaust memory (docs/semantics.md#machine-size).
 constexpr int kMaxMachines = 1'000'000;
 
 // Every id in [first, last].

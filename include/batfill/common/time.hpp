@@ -17,13 +17,13 @@
 namespace batfill {
 
 // Microseconds of simulated time, on 128 bits: a real Batsim sends times up to 10^23 s, which is
-// 10^29 µs, beyond any 64-bit count (docs/semantics.md §1.1). GCC's and Clang's signed 128-bit
+// 10^29 µs, beyond any 64-bit count (docs/semantics.md#time). GCC's and Clang's signed 128-bit
 // integer keeps times plain integers in every layer; in ISO mode its std::numeric_limits exist,
 // but std::hash, std::to_string and streams do not, hence TimeHash and format_seconds below.
 __extension__ typedef __int128 Time;
 
 constexpr Time kMicrosecondsPerSecond = 1'000'000;
-// The largest magnitude of any time batfill reads (docs/semantics.md §1.1): 2^125 - 1 µs, about
+// The largest magnitude of any time batfill reads (docs/semantics.md#time): 2^125 - 1 µs, about
 // 4.25e31 s, beyond everything Batsim can send. Sums of up to four such times still fit, so
 // `now + delay` never overflows; a larger input is an error naming it, never a wrapped time.
 constexpr Time kMaxTime = (Time{1} << 125) - 1;
@@ -42,7 +42,7 @@ constexpr Time from_seconds(std::int64_t seconds) { return seconds * kMicrosecon
 Time from_fractional_seconds(double seconds);
 
 // The double nearest to t seconds (SimGrid's clock): exact up to 2^53 µs, then rounded to the
-// double's resolution (16 s at 10^17 s; docs/semantics.md §1.1).
+// double's resolution (16 s at 10^17 s; docs/semantics.md#time).
 double to_seconds(Time t);
 
 // Plain decimal seconds ("12.000450", "-3", "100000000000000010.000000"), as format_seconds and

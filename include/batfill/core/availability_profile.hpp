@@ -1,6 +1,7 @@
 #pragma once
 // Free nodes over time as a step function, for planners that hold reservations for future
-// jobs (conservative backfilling's profile, Feitelson & Weil 1998; docs/semantics.md §2.5).
+// jobs (conservative backfilling's profile, Feitelson & Weil 1998;
+// docs/semantics.md#conservative-classic--feitelson--weil-1998).
 //
 // A job occupies a rectangle: `nodes` nodes over [start, end). Only the steps are stored,
 // sorted in one vector: the searches for an earliest slot walk them from the requested time
@@ -20,7 +21,7 @@ namespace batfill {
 
 // How long a job holds its nodes in a plan: its planned runtime (kNever without one), but at least
 // one microsecond, because even a zero-limit job holds its nodes at the instant it starts (its
-// completion arrives in a later call at the same time, docs/semantics.md §1.5).
+// completion arrives in a later call at the same time, docs/semantics.md#zero-length-jobs).
 Time occupancy(const Job& job);
 
 class AvailabilityProfile {

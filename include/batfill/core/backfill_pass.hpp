@@ -26,8 +26,8 @@ class BackfillPass {
 
   // Step 1: while the queue head fits in the free nodes it starts, with no other condition
   // (spec, edge case 1). Returns the head left waiting, or nullptr when the queue is empty.
-  // With queues (docs/semantics.md §2.10) jobs held by a slot limit, or blocked in a queue
-  // that does not reserve, are passed over: the head is the first blocked job that reserves.
+  // With queues (docs/semantics.md#queues---queues) jobs held by a slot limit, or blocked in a
+  // queue that does not reserve, are passed over: the head is the first blocked job that reserves.
   const Job* start_fitting_heads();
 
   // Calls visit(position, job) for each job still waiting behind the current head, in queue

@@ -1,7 +1,7 @@
 #pragma once
-// Corrections (docs/semantics.md §2.9): when each running job outlives its prediction, and the
-// new predictions the corrector gives it then. Part of the Scheduler, which keeps its releases
-// and policy in step with what the clock changes.
+// Corrections (docs/semantics.md#predictions-correctors-and-backfill-order): when each running job
+// outlives its prediction, and the new predictions the corrector gives it then. Part of the
+// Scheduler, which keeps its releases and policy in step with what the clock changes.
 //
 // Invariants: a running job is tracked exactly while it is correctable (there is a corrector,
 // and its prediction is below its walltime and, when known, its runtime), under the key

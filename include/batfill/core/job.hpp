@@ -1,6 +1,7 @@
 #pragma once
 // What the scheduler knows of a job: what the user asked for, who asked, and the runtime the
-// scheduler predicts for it (docs/semantics.md §2.9). The actual runtime is known only in replays.
+// scheduler predicts for it (docs/semantics.md#predictions-correctors-and-backfill-order). The
+// actual runtime is known only in replays.
 
 #include <cstddef>
 #include <functional>
@@ -29,16 +30,17 @@ struct JobIdHash {
 
 struct Job {
   JobId id;
-  Time submit_time = 0;            // when the job entered the system
-  int nodes = 0;                   // requested machines
-  // A resize request (docs/semantics.md §2.11): `nodes` more machines for a running job. The
-  // Scheduler's ResizeBook keeps which job, aside, as requests are rare. Such an entry never
-  // holds a reservation, and its time limit and prediction are what remains of that job's.
+  Time submit_time = 0;  // when the job entered the system
+  int nodes = 0;         // requested machines
+  // A resize request (docs/semantics.md#resize-requests-of-running-jobs): `nodes` more machines for
+  // a running job. The Scheduler's ResizeBook keeps which job, aside, as requests are rare. Such an
+  // entry never holds a reservation, and its time limit and prediction are what remains of that
+  // job's.
   bool resize_request = false;
   Time time_limit = kNoTimeLimit;  // walltime: the job is killed when it reaches it
   int user = -1;                   // the submitting user, -1 when the input has none
   // The queue id of the input (SWF field 15, Batsim's `queue`), "" when it has none, and the
-  // configured queue it resolves to, set by the Scheduler (docs/semantics.md §2.10).
+  // configured queue it resolves to, set by the Scheduler (docs/semantics.md#queues---queues).
   std::string queue;
   int queue_index = 0;
   // The actual runtime, known only in replays (SWF field 4, a delay profile): only the
@@ -51,14 +53,15 @@ struct Job {
   bool has_time_limit() const { return time_limit != kNoTimeLimit; }
 };
 
-// The id of a job's `rank`-th resize request (from 1): "ID#resizeK" (docs/semantics.md §2.11).
+// The id of a job's `rank`-th resize request (from 1): "ID#resizeK"
+// (docs/semantics.md#resize-requests-of-running-jobs).
 inline JobId resize_request_id(const JobId& job, std::size_t rank) {
   return job + "#resize" + std::to_string(rank);
 }
 
 // What planning uses as the job's runtime: its prediction, else its walltime (docs/semantics.md
-// §2.9). With the default predictor (`requested`) both are the walltime, the spec's pessimistic
-// planning.
+// docs/semantics.md#predictions-correctors-and-backfill-order). With the default predictor
+// (`requested`) both are the walltime, the spec's pessimistic planning.
 inline Time planned_runtime(const Job& job) {
   return job.prediction != kNoTimeLimit ? job.prediction : job.time_limit;
 }
@@ -68,9 +71,9 @@ inline Time planned_end(const Job& job, Time start) {
   return add_saturating(start, planned_runtime(job));
 }
 
-// Order of jobs that arrive in the same instant (docs/semantics.md §1.3): by id, numerically when
-// the job names are numbers ("w0!9" before "w0!10"), otherwise as plain strings. Never message
-// order.
+// Order of jobs that arrive in the same instant
+// (docs/semantics.md#order-of-same-instant-submissions): by id, numerically when the job names are
+// numbers ("w0!9" before "w0!10"), otherwise as plain strings. Never message order.
 bool job_id_less(const JobId& a, const JobId& b);
 
 }  // namespace batfill

@@ -16,12 +16,12 @@ namespace batfill {
 
 // Planned ends of the running jobs: start + planned runtime -> nodes released then (kNever for a
 // job without a limit). The planned runtime is the job's prediction, by default its walltime
-// (docs/semantics.md §2.9).
+// (docs/semantics.md#predictions-correctors-and-backfill-order).
 using PlannedReleases = std::multimap<Time, int>;
 
 // The order in which the candidates behind the blocked queue head are tried for backfilling
-// (docs/semantics.md §2.9): queue order, or shortest predicted runtime first (SJBF; a stable
-// sort, ties keep queue order).
+// (docs/semantics.md#predictions-correctors-and-backfill-order): queue order, or shortest predicted
+// runtime first (SJBF; a stable sort, ties keep queue order).
 enum class BackfillOrder { kQueue, kShortestFirst };
 
 // "queue" or "sjbf"; throws std::invalid_argument listing them otherwise.
@@ -58,13 +58,15 @@ struct SchedulingView {
   QueueView queue;        // waiting jobs, in queue order
   const PlannedReleases* releases = nullptr;
   BackfillOrder backfill_order = BackfillOrder::kQueue;
-  // The queues (docs/semantics.md §2.10), never null: one implicit queue without --queues.
+  // The queues (docs/semantics.md#queues---queues), never null: one implicit queue without
+  // --queues.
   const QueueConfig* queues = nullptr;
   const class SlotUsage* slots = nullptr;  // nodes held by the running jobs per queue and user
 };
 
 // The start a policy that keeps reservations gave a waiting job the first time it planned it
-// (docs/semantics.md §2.5): the job starts no later, but for late reports.
+// (docs/semantics.md#conservative-classic--feitelson--weil-1998): the job starts no later, but for
+// late reports.
 struct FirstReservation {
   JobId job_id;
   Time start = 0;
@@ -83,7 +85,8 @@ class Policy {
   virtual ~Policy() = default;
 
   // Whether the policy plans with predicted runtimes; one that does not plans with walltimes
-  // whatever the predictor (the spec's CONSERVATIVE, docs/semantics.md §2.9).
+  // whatever the predictor (the spec's CONSERVATIVE,
+  // docs/semantics.md#predictions-correctors-and-backfill-order).
   virtual bool plans_with_predictions() const { return true; }
   // Whether the policy follows view.backfill_order; the Scheduler refuses "sjbf" otherwise.
   virtual bool orders_candidates() const { return false; }
@@ -102,8 +105,8 @@ class Policy {
   // view.queue. A pass's starts are reported right after it, in start order.
   virtual void on_job_started(const Job& /*job*/, std::size_t /*position*/) {}
   // A waiting job left the wait queue without starting: a resize request withdrawn when its job
-  // ended (docs/semantics.md §2.11). `position`: its place in the queue; the jobs behind it
-  // moved forward by one.
+  // ended (docs/semantics.md#resize-requests-of-running-jobs). `position`: its place in the queue;
+  // the jobs behind it moved forward by one.
   virtual void on_job_removed(const Job& /*job*/, std::size_t /*position*/) {}
   // A running job ended (normally, at its limit, failed or killed), or a granted resize request
   // ended with its job; the Scheduler already freed its nodes.

@@ -1,7 +1,8 @@
 #pragma once
-// Runtime predictions (docs/semantics.md §2.9): a Predictor gives every job a predicted runtime
-// at submission, which planning uses in place of the walltime; a Corrector gives a running job
-// that outlived its prediction a new one. The walltime stays the kill time.
+// Runtime predictions (docs/semantics.md#predictions-correctors-and-backfill-order): a Predictor
+// gives every job a predicted runtime at submission, which planning uses in place of the walltime;
+// a Corrector gives a running job that outlived its prediction a new one. The walltime stays the
+// kill time.
 //
 // Adding a predictor or a corrector: one file in src/core/predictors/ or src/core/correctors/
 // and one line in src/core/prediction_registry.cpp.
@@ -30,7 +31,8 @@ class Predictor {
 
   // The predicted runtime of `job`, submitted at `now`. `running` holds the jobs started before
   // `now` and not completed before `now` (those completing at `now` still run: pyss handles
-  // terminations after submissions, docs/semantics.md §2.9); filled only when uses_running_jobs().
+  // terminations after submissions, docs/semantics.md#predictions-correctors-and-backfill-order);
+  // filled only when uses_running_jobs().
   virtual Time predict(const Job& job, Time now, const std::vector<RunningJobInfo>& running) = 0;
   virtual bool uses_running_jobs() const { return false; }
 

@@ -1,6 +1,6 @@
 #pragma once
-// LSF-style queues (docs/semantics.md §2.10): each job belongs to one configured queue, which
-// sets its priority, whether it may reserve nodes and backfill into other jobs' reservations,
+// LSF-style queues (docs/semantics.md#queues---queues): each job belongs to one configured queue,
+// which sets its priority, whether it may reserve nodes and backfill into other jobs' reservations,
 // and caps on the nodes its running jobs hold.
 
 #include <limits>

@@ -10,13 +10,13 @@
 namespace batfill {
 
 enum class QueueOrder {
-  kFcfs,                 // submission time, then id (docs/semantics.md §1.3)
-  kLcfs,                 // latest submission first
-  kAscWalltime,          // shortest time limit first (SJF on the user's estimate)
-  kDescWalltime,         // longest time limit first
-  kAscSize,              // fewest nodes first
-  kDescSize,             // most nodes first
-  kDescSlowdown,         // highest current slowdown first (see queue_order.cpp)
+  kFcfs,          // submission time, then id (docs/semantics.md#order-of-same-instant-submissions)
+  kLcfs,          // latest submission first
+  kAscWalltime,   // shortest time limit first (SJF on the user's estimate)
+  kDescWalltime,  // longest time limit first
+  kAscSize,       // fewest nodes first
+  kDescSize,      // most nodes first
+  kDescSlowdown,  // highest current slowdown first (see queue_order.cpp)
   kDescBoundedSlowdown,  // highest current bounded slowdown first
 };
 

@@ -1,5 +1,5 @@
 #pragma once
-// The queue rules one scheduling pass applies (docs/semantics.md §2.10), shared by the
+// The queue rules one scheduling pass applies (docs/semantics.md#queues---queues), shared by the
 // policies: slot limits as jobs start during the pass, which jobs may hold a reservation
 // (slot_reserve, max_reserve_time) and which may start in another job's reserved slots.
 

@@ -33,8 +33,9 @@ class ReleaseTimeline {
   int free_nodes_at(Time time) const;
 
   // Whether `nodes` nodes come free only when a job without a run limit ends: the reservation's
-  // start is unknown, so nothing may be planned around it (docs/semantics.md §2.10). A
-  // reservation that is never because machines are unavailable is not such a case (§2.8).
+  // start is unknown, so nothing may be planned around it (docs/semantics.md#queues---queues). A
+  // reservation that is never because machines are unavailable is not such a case
+  // (docs/semantics.md#edge-cases).
   bool waits_on_unlimited(int nodes) const {
     return earliest_time_with(nodes) == kNever && free_nodes_at(kNever) >= nodes;
   }

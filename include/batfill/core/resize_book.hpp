@@ -1,7 +1,8 @@
 #pragma once
-// Resize requests (docs/semantics.md §2.11), a model of the embedded simulator only: which job
-// each request belongs to, and which requests still wait. Part of the Scheduler, which keeps the
-// requests themselves in its wait queue or among its running jobs and tells its policy.
+// Resize requests (docs/semantics.md#resize-requests-of-running-jobs), a model of the embedded
+// simulator only: which job each request belongs to, and which requests still wait. Part of the
+// Scheduler, which keeps the requests themselves in its wait queue or among its running jobs and
+// tells its policy.
 //
 // Invariants: every request in the book belongs to one running job that is no request itself,
 // and is listed among that job's requests in request order, the K-th named "ID#resizeK"

@@ -26,17 +26,20 @@ namespace batfill {
 struct SchedulerOptions {
   QueueOrder order = QueueOrder::kFcfs;
   AllocationRule allocation = AllocationRule::kLowest;
-  // Predictions (docs/semantics.md §2.9): the default plans with walltimes, as the spec does.
+  // Predictions (docs/semantics.md#predictions-correctors-and-backfill-order): the default plans
+  // with walltimes, as the spec does.
   std::string predictor = "requested";
   PredictorOptions predictor_options;
   std::string corrector;  // "" = none: a job that outlives its prediction stays overdue
   BackfillOrder backfill_order = BackfillOrder::kQueue;
-  // The queues (docs/semantics.md §2.10); null: one implicit queue that reserves and backfills.
+  // The queues (docs/semantics.md#queues---queues); null: one implicit queue that reserves and
+  // backfills.
   std::shared_ptr<const QueueConfig> queues;
 };
 
 struct Decision {
-  // kGrantResize: a resize request (docs/semantics.md §2.11) granted; job_id is the request's.
+  // kGrantResize: a resize request (docs/semantics.md#resize-requests-of-running-jobs) granted;
+  // job_id is the request's.
   enum class Kind { kExecute, kReject, kGrantResize };
   Kind kind = Kind::kExecute;
   JobId job_id;
@@ -48,7 +51,7 @@ class Scheduler {
  public:
   Scheduler(int machine_count, std::unique_ptr<Policy> policy, SchedulerOptions options = {});
 
-  // One instant, in the spec's order (docs/semantics.md §1.2): every complete(), then every
+  // One instant, in the spec's order (docs/semantics.md#one-instant): every complete(), then every
   // submit(), then one schedule(). complete() throws std::invalid_argument for a job that is
   // not running; submit() throws for an id already known. A job that can never run is rejected
   // at once (the decision is returned by the next schedule()) and never blocks the queue.
@@ -63,10 +66,10 @@ class Scheduler {
     return policy_->take_first_reservations();
   }
 
-  // Resize requests (docs/semantics.md §2.11), a model of the embedded simulator only. The
-  // running job `id` asks at `now` for `nodes` more machines: the request joins the wait queue
-  // as a job of the job's queue and user submitted now, planned for what remains of the job's
-  // run limit and prediction, and never holds a reservation. Once granted (a kGrantResize
+  // Resize requests (docs/semantics.md#resize-requests-of-running-jobs), a model of the embedded
+  // simulator only. The running job `id` asks at `now` for `nodes` more machines: the request joins
+  // the wait queue as a job of the job's queue and user submitted now, planned for what remains of
+  // the job's run limit and prediction, and never holds a reservation. Once granted (a kGrantResize
   // decision) its machines are the job's until the job ends. Returns the request's id,
   // "ID#resizeK" for the job's K-th request. Throws std::invalid_argument if the job is not
   // running or `nodes` is not positive.
@@ -77,8 +80,9 @@ class Scheduler {
   // Whether `request` is a resize request still waiting.
   bool is_pending_resize(const JobId& request) const;
 
-  // Corrections (docs/semantics.md §2.9). The next time a running job outlives its prediction
-  // (kNever without a corrector or such a job); the caller asks to be woken up then.
+  // Corrections (docs/semantics.md#predictions-correctors-and-backfill-order). The next time a
+  // running job outlives its prediction (kNever without a corrector or such a job); the caller asks
+  // to be woken up then.
   Time next_correction_time() const { return corrections_.next(); }
   // Gives every running job that outlived its prediction by `now` a new one from the corrector,
   // again while the new one has expired too. A job whose known runtime ends it by the time its
@@ -94,7 +98,7 @@ class Scheduler {
   Time planned_end_of(const JobId& id, Time now) const;
   int corrections_of(const JobId& id) const;
   // How many jobs started before a running job (throws if not running): pyss handles the
-  // completions of one instant in this order (docs/semantics.md §5.7).
+  // completions of one instant in this order (docs/semantics.md#event-batching---batching).
   std::uint64_t start_sequence_of(const JobId& id) const;
   const QueueConfig& queues() const { return queues_; }
 
@@ -148,7 +152,7 @@ class Scheduler {
   const RunningJob& running_job(const JobId& id) const;
   const QueueSpec& queue_of(const Job& job) const;  // its configured queue
   // Whether `a` comes before `b` in the wait queue at `now`: queue priority first, then --order
-  // (docs/semantics.md §2.10).
+  // (docs/semantics.md#queues---queues).
   bool precedes(const Job& a, const Job& b, Time now) const;
 
   std::unique_ptr<Policy> policy_;
@@ -157,7 +161,7 @@ class Scheduler {
   CorrectionClock corrections_;
   // Completions not yet learned from: a job submitted in the same instant does not see them, as
   // in pyss, where submissions come before terminations, and still sees them running
-  // (docs/semantics.md §2.9).
+  // (docs/semantics.md#predictions-correctors-and-backfill-order).
   struct Completed {
     Time end;
     std::uint64_t start_sequence;

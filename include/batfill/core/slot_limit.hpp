@@ -1,6 +1,6 @@
 #pragma once
 // The nodes held by running jobs per queue and per user within a queue, checked against the
-// queues' slot_limit and user_slot_limit (docs/semantics.md §2.10).
+// queues' slot_limit and user_slot_limit (docs/semantics.md#queues---queues).
 
 #include <map>
 #include <utility>

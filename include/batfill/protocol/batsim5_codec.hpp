@@ -1,6 +1,6 @@
 #pragma once
 // Batsim 5 (batprotocol, JSON format) <-> the typed messages of messages.hpp
-// (docs/protocol.md §8).
+// (docs/protocol.md#batsim-5-batprotocol).
 //
 // Batsim 5 sends and reads flatbuffers `Message`s. In their JSON form (flatbuffers' text format,
 // strict JSON) a union field `x` is two members: `x_type`, the table's name, and `x`, the table:
@@ -29,7 +29,7 @@
 namespace batfill::protocol::batsim5 {
 
 // The flags word of batsim_edc_init and of the process handshake: which format the messages
-// use. batfill speaks JSON only (docs/protocol.md §8.1).
+// use. batfill speaks JSON only (docs/protocol.md#format-and-flags).
 inline constexpr unsigned kFormatBinary = 0x1;
 inline constexpr unsigned kFormatJson = 0x2;
 
@@ -47,7 +47,8 @@ struct EdcHello {
 
 struct ParsedMessage {
   Message message;
-  std::vector<std::string> ignored;  // "event 3 (ProbeDataEmittedEvent): ignored" per event left out
+  std::vector<std::string>
+      ignored;  // "event 3 (ProbeDataEmittedEvent): ignored" per event left out
   // For each event of `message`, where it was in the Batsim 5 message and its type there.
   struct Origin {
     std::size_t index = 0;

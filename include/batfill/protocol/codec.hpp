@@ -1,5 +1,6 @@
 #pragma once
-// Batsim 4 JSON <-> typed messages (docs/protocol.md §2–§4).
+// Batsim 4 JSON <-> typed messages
+// (docs/protocol.md#message-envelope–docs/protocol.md#events-batfill-writes).
 //
 // Both directions are handled by the same two functions, because batfill sits on both sides:
 // `batfill serve` parses Batsim's requests and writes replies, the embedded simulator writes
@@ -8,8 +9,9 @@
 // Parsing is tolerant (unknown keys ignored, v4-only keys optional, as pybatsim and batsched
 // do) but strict about what batfill needs: a missing or mistyped field is a ProtocolError.
 // Writing is exact: decisions carry only the members Batsim accepts, because Batsim aborts on
-// an unexpected member count (docs/protocol.md §4.1, §5). Times are written as 6-decimal numbers
-// taken from the integer microseconds, so nothing drifts through a double.
+// an unexpected member count (docs/protocol.md#execute_job,
+// docs/protocol.md#quirks-of-a-real-batsim-421). Times are written as 6-decimal numbers taken from
+// the integer microseconds, so nothing drifts through a double.
 
 #include <stdexcept>
 #include <string>
@@ -47,7 +49,7 @@ std::string write_message(const Message& message);
 
 // The reply that stops a real Batsim 4.2.1 at once with `what` in its error, instead of leaving
 // it blocked on a reply that never comes: a NOTIFY of an unknown type, which Batsim aborts on,
-// quoting the type (docs/protocol.md §3.11), stop_notice_text(what).
+// quoting the type (docs/protocol.md#protocol-errors), stop_notice_text(what).
 std::string write_stop_notice(const std::string& what);
 
 }  // namespace batfill::protocol

@@ -1,5 +1,6 @@
 #pragma once
-// Batsim 4 protocol messages as typed C++ values (docs/protocol.md §2–§4).
+// Batsim 4 protocol messages as typed C++ values
+// (docs/protocol.md#message-envelope–docs/protocol.md#events-batfill-writes).
 //
 // Both sides of batfill use these types: `batfill serve` reads requests and writes replies as a
 // decision process, the embedded simulator writes requests and reads replies as a Batsim
@@ -36,11 +37,11 @@ struct SimulationBegins {
   std::string sched_config;                        // config.sched-config ("" when absent)
   std::map<std::string, std::string> workloads;    // name -> path
   // batfill's own, in-process only (never on a wire): the embedded simulator makes its jobs'
-  // resize requests as ResizeRequested events (docs/semantics.md §2.11).
+  // resize requests as ResizeRequested events (docs/semantics.md#resize-requests-of-running-jobs).
   bool resize_requests_replayed = false;
 };
 
-// The two user fields batfill reads (docs/protocol.md §3.2): `user` when an integer, -1
+// The two user fields batfill reads (docs/protocol.md#job_submitted): `user` when an integer, -1
 // otherwise; `queue` when a name or an integer (as its digits), "" otherwise.
 struct TypedUserFields {
   int user = -1;
@@ -53,7 +54,7 @@ struct UserFieldsText {
   std::string json;  // "{...}"
 };
 
-// The job object of JOB_SUBMITTED. Each datum is held in one form (docs/protocol.md §3.2):
+// The job object of JOB_SUBMITTED. Each datum is held in one form (docs/protocol.md#job_submitted):
 // - the members batfill interprets are typed;
 // - the user fields are the JSON text the job came with, when it came with one (from Batsim,
 //   or from a Batsim JSON workload in the stand-in): kept verbatim because a job's fields are
@@ -75,9 +76,10 @@ TypedUserFields typed_user_fields(const SubmittedJob& job);
 struct JobSubmitted {
   SubmittedJob job;
   // data.profile, present only with --forward-profiles-on-submission: batfill reads only the
-  // delay of a `delay` profile (the clairvoyant predictor's runtime, docs/semantics.md §2.9), so
-  // that is all the codecs keep of it: kNoTimeLimit for no profile or a profile of another type.
-  // They write it back as a delay profile.
+  // delay of a `delay` profile (the clairvoyant predictor's runtime,
+  // docs/semantics.md#predictions-correctors-and-backfill-order), so that is all the codecs keep of
+  // it: kNoTimeLimit for no profile or a profile of another type. They write it back as a delay
+  // profile.
   Time forwarded_delay = kNoTimeLimit;
 };
 
@@ -132,8 +134,9 @@ struct BatsimAnswer {
 struct SimulationEnds {};
 
 // batfill's own extension, in-process only: no Batsim can grow an allocation, so the codecs
-// never write these (docs/semantics.md §2.11). A running job asks for `nodes` more machines;
-// the request is named resize_request_id(job_id, K) for the job's K-th request.
+// never write these (docs/semantics.md#resize-requests-of-running-jobs). A running job asks for
+// `nodes` more machines; the request is named resize_request_id(job_id, K) for the job's K-th
+// request.
 struct ResizeRequested {
   std::string job_id;
   std::string request_id;

@@ -25,7 +25,8 @@ std::string to_string(FinalState state);
 const char* state_name(FinalState state);
 using batfill::to_string;  // keeps to_string(MachineSet) visible beside the overload above
 
-// One resize request a job made (docs/semantics.md §2.11): a row of PREFIX_resizes.csv.
+// One resize request a job made (docs/semantics.md#resize-requests-of-running-jobs): a row of
+// PREFIX_resizes.csv.
 struct ResizeRecord {
   enum class Outcome { kPending, kGranted, kCancelled };
   std::string request_id;  // as messages name it: "w0!<id>#resizeK"
@@ -46,10 +47,10 @@ struct JobRecord {
   Job job;  // as the workload submits it: the id without the "w0!" prefix, as Batsim writes it
   std::string profile;
   FinalState state = FinalState::kRejected;
-  Time start_time = 0;   // executed jobs only
-  Time finish_time = 0;  // executed jobs only
-  MachineSet machines;   // executed jobs only
-  Rejection rejection;  // rejected jobs only
+  Time start_time = 0;                // executed jobs only
+  Time finish_time = 0;               // executed jobs only
+  MachineSet machines;                // executed jobs only
+  Rejection rejection;                // rejected jobs only
   std::vector<ResizeRecord> resizes;  // the requests it made, in order (executed jobs only)
   int resizes_not_made = 0;           // requests that never fell due while it ran
 
@@ -85,8 +86,9 @@ struct ScheduleMetrics {
 };
 
 // The metrics of a run, accumulated job by job as jobs end, so a replay never keeps its records
-// (docs/semantics.md §6.2, §6.3). Sums are taken in the order jobs are added: the order jobs
-// ended, as _jobs.csv lists them, so results do not depend on how a run is stored.
+// (docs/semantics.md#prefix_schedulecsv, docs/semantics.md#batfills-own-metrics). Sums are taken in
+// the order jobs are added: the order jobs ended, as _jobs.csv lists them, so results do not depend
+// on how a run is stored.
 class MetricsAccumulator {
  public:
   void add(const JobRecord& job);

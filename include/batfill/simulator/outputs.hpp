@@ -37,7 +37,7 @@ class JobsCsvWriter {
 };
 
 // Rejections grouped by their bare reason, without the record's position or the job, for the
-// summary (docs/semantics.md §6.4), gathered as jobs end.
+// summary (docs/semantics.md#run-summary), gathered as jobs end.
 class RejectionReasons {
  public:
   void add(const JobRecord& job);
@@ -47,7 +47,7 @@ class RejectionReasons {
   std::map<std::string, int> groups_;
 };
 
-// One configured queue's figures, over its executed jobs (docs/semantics.md §2.10).
+// One configured queue's figures, over its executed jobs (docs/semantics.md#queues---queues).
 struct QueueMetrics {
   std::string name;
   int jobs = 0;  // executed
@@ -88,12 +88,14 @@ struct RunInfo {
   // follow the load, so speed is compared on these.
   double reading_cpu_seconds = 0;
   double cpu_seconds = 0;
-  // Workload transformations in force (docs/semantics.md §5.8); written only when used, so an
-  // untransformed run's files stay exactly Batsim's.
+  // Workload transformations in force
+  // (docs/semantics.md#load-scaling-and-input-shaking---load-factor---shake); written only when
+  // used, so an untransformed run's files stay exactly Batsim's.
   std::string load_factor;  // "" when 1
   std::string shake;        // "SEED:PCT", "" without shaking
-  // With --queues (docs/semantics.md §2.10): the summary and _schedule.csv add each queue's
-  // job count, mean wait and mean bounded slowdown. Null without, so the files stay Batsim's.
+  // With --queues (docs/semantics.md#queues---queues): the summary and _schedule.csv add each
+  // queue's job count, mean wait and mean bounded slowdown. Null without, so the files stay
+  // Batsim's.
   std::shared_ptr<const QueueConfig> queues;
   std::vector<QueueMetrics> queue_figures;  // filled by OutputFiles::finish
 };

@@ -1,6 +1,7 @@
 #pragma once
-// PREFIX_resizes.csv and the summary's resize figures (docs/semantics.md §2.11): what became of
-// the resize requests the jobs made, written as their jobs end.
+// PREFIX_resizes.csv and the summary's resize figures
+// (docs/semantics.md#resize-requests-of-running-jobs): what became of the resize requests the jobs
+// made, written as their jobs end.
 
 #include <ostream>
 #include <string>

@@ -5,8 +5,8 @@
 // times, runs the jobs the decision process starts (delay jobs by sleeping, parallel profiles
 // as SimGrid parallel tasks on the allocated hosts, all stopped at their walltime) and reports
 // their completions, one message per instant, as Batsim does (how the events of an instant are
-// then handled, one pass or one per event, is the decision process's, docs/semantics.md §5.7).
-// The decision process is either batfill's own
+// then handled, one pass or one per event, is the decision process's,
+// docs/semantics.md#event-batching---batching). The decision process is either batfill's own
 // scheduler in-process or any external Batsim scheduler over ZeroMQ: the messages are the same.
 
 #include <functional>
@@ -27,8 +27,9 @@ struct SimulationOptions {
   std::optional<int> nodes;    // cluster size, or the first N compute hosts of the platform
   std::string sched_config;    // forwarded as config.sched-config in SIMULATION_BEGINS
   bool show_progress = false;  // progress bar on stderr (the CLI sets it for terminals)
-  // Whether the stand-in makes the jobs' resize requests (docs/semantics.md §2.11). Only
-  // batfill's own scheduler in-process takes them: no Batsim protocol can say them.
+  // Whether the stand-in makes the jobs' resize requests
+  // (docs/semantics.md#resize-requests-of-running-jobs). Only batfill's own scheduler in-process
+  // takes them: no Batsim protocol can say them.
   bool resize_requests_replayed = false;
 };
 
@@ -46,7 +47,7 @@ struct SimulationResult {
 // order and unique ids; the simulator relies on them without checking. It takes each job from
 // the stream when its submission comes, hands its record to `job_ended` when it ends (in
 // Batsim 4's _jobs.csv order) and forgets it, so it holds only the jobs in flight
-// (docs/semantics.md §5.11).
+// (docs/semantics.md#streaming-replay).
 // SIGINT or SIGTERM during the simulation stops it at the next instant with Interrupted, which
 // says where (simulated time, jobs ended); a second signal of the same kind kills at once.
 using JobEnded = std::function<void(const JobRecord&)>;

@@ -2,8 +2,9 @@
 // A Batsim 5 External Decision Component library (batfill's own libbatfill_edc.so, Batsim's
 // bundled libeasy.so, ...) seen from the embedded simulator, which plays Batsim 5's part: it
 // loads the library, calls batsim_edc_init once, then batsim_edc_take_decisions for each
-// request, in batprotocol's JSON format (docs/protocol.md §8.6). A client of a decision process
-// like RemoteDecisionProcess beside it: the messages travel through a C call instead of a socket.
+// request, in batprotocol's JSON format (docs/protocol.md#the-stand-in-driving-an-edc-library). A
+// client of a decision process like RemoteDecisionProcess beside it: the messages travel through a
+// C call instead of a socket.
 
 #include <cstdint>
 #include <string>

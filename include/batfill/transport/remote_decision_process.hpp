@@ -1,7 +1,7 @@
 #pragma once
 // An external scheduler (batsched, pybatsim, `batfill serve`, ...) seen from the embedded
 // simulator: the simulator plays Batsim's part, so this side owns the REQ socket and connects
-// (docs/protocol.md §1).
+// (docs/protocol.md#transport).
 
 #include <chrono>
 #include <memory>
@@ -41,8 +41,9 @@ class RemoteDecisionProcess : public protocol::DecisionProcess {
   std::chrono::milliseconds timeout_;
   std::unique_ptr<zmq::context_t> context_;
   std::unique_ptr<zmq::socket_t> socket_;
-  std::unique_ptr<PeerMonitor> monitor_;  // notices a scheduler that died (docs/protocol.md §1.4)
-  bool broken_ = false;                   // a request went unanswered: REQ allows no second send
+  std::unique_ptr<PeerMonitor>
+      monitor_;  // notices a scheduler that died (docs/protocol.md#peer-death-and-message-size)
+  bool broken_ = false;  // a request went unanswered: REQ allows no second send
 };
 
 }  // namespace batfill::transport

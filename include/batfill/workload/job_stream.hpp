@@ -1,6 +1,6 @@
 #pragma once
 // A workload's jobs one at a time, in Batsim's submit order, so that a replay keeps only the
-// jobs in flight (docs/semantics.md §5.11).
+// jobs in flight (docs/semantics.md#streaming-replay).
 //
 // An SWF trace or DR_EVT CSV whose records are already in submit order is read twice and never
 // held: a first pass validates the whole file (invalid records, duplicate ids, header, order)
@@ -26,7 +26,8 @@ class JobStream {
   // How many records next() hands out in all.
   virtual std::size_t record_count() const = 0;
   // Whether any job has a user id (SWF field 12, a JSON job's `user`), known before the run:
-  // predictors that learn per user need them (docs/semantics.md §2.9).
+  // predictors that learn per user need them
+  // (docs/semantics.md#predictions-correctors-and-backfill-order).
   virtual bool has_user_ids() const = 0;
   // The next job in submit order, or null after the last; valid until the next call.
   virtual const WorkloadJob* next() = 0;

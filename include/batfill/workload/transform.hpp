@@ -1,6 +1,7 @@
 #pragma once
 // Workload transformations for experiments: load scaling and input shaking
-// (docs/semantics.md §5.8). Both change submit times only; runtimes, sizes and limits stay.
+// (docs/semantics.md#load-scaling-and-input-shaking---load-factor---shake). Both change submit
+// times only; runtimes, sizes and limits stay.
 
 #include <cstdint>
 #include <memory>
@@ -33,9 +34,9 @@ void shake_submissions(Workload& workload, const Shake& shake);
 
 // The jobs of `jobs` (in submit order) with both transformations applied as they are read, in
 // the order scale_load and then shake_submissions give a workload read whole, so that a
-// transformed replay streams too (docs/semantics.md §5.11). Shaking holds the jobs a shaken
-// submission may still overtake. Throws std::invalid_argument as scale_load for a bad factor,
-// and for a shaking fraction outside [0, 1] (parse_shake's range).
+// transformed replay streams too (docs/semantics.md#streaming-replay). Shaking holds the jobs a
+// shaken submission may still overtake. Throws std::invalid_argument as scale_load for a bad
+// factor, and for a shaking fraction outside [0, 1] (parse_shake's range).
 std::unique_ptr<JobStream> transform_jobs(std::unique_ptr<JobStream> jobs, double load_factor,
                                           std::optional<Shake> shake);
 

@@ -28,7 +28,8 @@ struct Profile {
   int return_code = 0;               // Batsim's "ret": non-zero ends the job COMPLETED_FAILED
 };
 
-// A resize request (docs/semantics.md §2.11): `after` the job started, it asks for `nodes` more.
+// A resize request (docs/semantics.md#resize-requests-of-running-jobs): `after` the job started, it
+// asks for `nodes` more.
 struct ResizeRequest {
   Time after = 0;
   int nodes = 0;

@@ -1,6 +1,6 @@
 // Tsafrir et al.'s correction: the k-th correction plans the job until its initial prediction
 // plus the k-th step below, capped by the walltime; after the last step, the walltime
-// (docs/semantics.md §2.9).
+// (docs/semantics.md#predictions-correctors-and-backfill-order).
 
 #include <algorithm>
 #include <array>

@@ -1,5 +1,5 @@
 // Classic conservative backfilling (Feitelson & Weil 1998; Mu'alem & Feitelson 2001; batsched's
-// conservative_bf; docs/semantics.md §2.5).
+// conservative_bf; docs/semantics.md#conservative-classic--feitelson--weil-1998).
 //
 // An availability profile holds the running jobs until their planned end and ONE persistent
 // reservation per waiting job. A new job gets the earliest slot where it fits for its whole
@@ -11,8 +11,8 @@
 // One instant, in the core's order: completions free their remaining rectangles, compression,
 // then one walk in queue order places the new jobs and starts the jobs whose slot has come.
 //
-// Queues (docs/semantics.md §2.10) decide which jobs hold a reservation (slot_reserve, slot
-// limits, max_reserve_time) and which may be planned before the reservations ahead of them
+// Queues (docs/semantics.md#queues---queues) decide which jobs hold a reservation (slot_reserve,
+// slot limits, max_reserve_time) and which may be planned before the reservations ahead of them
 // (backfill, a run limit); a job without a reservation competes at each pass for what the plan
 // leaves free.
 //
@@ -20,7 +20,8 @@
 // They differ only when Batsim reports a completion after the planned end (an overdue job,
 // planned as ending then) or machines are unavailable: a due job that does not fit then keeps
 // its slot and starts as soon as it fits, at the late report, planned as if it had started at
-// its slot. No reservation moves later for it (docs/semantics.md §2.5).
+// its slot. No reservation moves later for it
+// (docs/semantics.md#conservative-classic--feitelson--weil-1998).
 //
 // The waiting jobs, their reservations and the index through which a pass visits only the
 // entries that may move or start are a ReservationIndex (reservation_index.hpp); the capacity
@@ -43,7 +44,7 @@ namespace batfill {
 namespace {
 
 // Whether some queue does not reserve, caps its nodes or releases reservations: only then may
-// a job hold a reservation at one pass and not at the next (docs/semantics.md §2.10).
+// a job hold a reservation at one pass and not at the next (docs/semantics.md#queues---queues).
 bool reservations_vary(const SchedulingView& view) {
   if (view.queues == nullptr) return false;
   for (const QueueSpec& queue : view.queues->queues) {
@@ -62,8 +63,9 @@ class Plan {
   // `job` joined the wait queue at `position`: it gets an entry, unplanned.
   void queue(const Job& job, std::size_t position) {
     placement_due_ = true;
-    // A resize request never holds a reservation (docs/semantics.md §2.11): from then on each
-    // pass decides which jobs do.
+    // A resize request never holds a reservation
+    // (docs/semantics.md#resize-requests-of-running-jobs): from then on each pass decides which
+    // jobs do.
     resize_requests_seen_ = resize_requests_seen_ || job.resize_request;
     reservations_vary_ = reservations_vary_ || resize_requests_seen_;
     waiting_.queue(job, position);
@@ -99,7 +101,8 @@ class Plan {
 
   // A running job's prediction was corrected: it holds its nodes until `end` now, which may
   // overlap reservations. So the next catch_up plans every waiting job again, in queue order
-  // (docs/semantics.md §2.9): the one case where a reservation may move later.
+  // (docs/semantics.md#predictions-correctors-and-backfill-order): the one case where a reservation
+  // may move later.
   void extend(const Job& job, Time end) {
     const auto it = running_.find(job.id);
     if (it == running_.end() || end <= it->second.end) return;
@@ -206,7 +209,7 @@ class Plan {
     // The earliest start of a new reservation of `job`. Nothing is planned behind an unknown
     // start, and only a job that may backfill (a backfill queue and a run limit) is planned
     // before a reservation ahead of it: any other starts only once none is in force
-    // (docs/semantics.md §2.10).
+    // (docs/semantics.md#queues---queues).
     Time earliest_for(const Job& job, const QueueGate& gate, Time now) const {
       if (unknown) return kNever;
       return gate.may_backfill(job) ? now : latest;
@@ -301,8 +304,9 @@ class Plan {
     }
     // A planned job keeps its rectangle, even one kept from starting by a late report: it is
     // planned as if it had started at its slot, and is overdue by its delay at the end
-    // (docs/semantics.md §2.5). Held from now instead, it would overlap the reservations after
-    // it, and a profile below zero there would block every compression across it.
+    // (docs/semantics.md#conservative-classic--feitelson--weil-1998). Held from now instead, it
+    // would overlap the reservations after it, and a profile below zero there would block every
+    // compression across it.
     running_.emplace(waiting.job->id, slot);
     waiting_.mark_started(position);
   }
@@ -326,9 +330,10 @@ class Plan {
     replan_due_ = false;
   }
 
-  // Which jobs hold a reservation in this pass (docs/semantics.md §2.10): those of reserving
-  // queues that no slot limit holds and whose reservation has not reached max_reserve_time. A
-  // job that loses its reservation gives its slot back: it competes without one.
+  // Which jobs hold a reservation in this pass (docs/semantics.md#queues---queues): those of
+  // reserving queues that no slot limit holds and whose reservation has not reached
+  // max_reserve_time. A job that loses its reservation gives its slot back: it competes without
+  // one.
   void grant_reservations(QueueGate& gate, Time now) {
     competing_ = 0;
     for (std::size_t position = 0; position < waiting_.size(); ++position) {
@@ -352,7 +357,8 @@ class Plan {
   // then no reservation can move. That is the case at a completion reported at or after its
   // planned end (its nodes were already free in the plan, and the jobs waiting for them are
   // due), unless the last compression moved jobs: their old slots may suit the jobs it had
-  // already passed, as at any completion (docs/semantics.md §2.5).
+  // already passed, as at any completion
+  // (docs/semantics.md#conservative-classic--feitelson--weil-1998).
   //
   // Only the reservations that may move are visited, found through the index. Every
   // reservation is the earliest fit as of the last compression (or its placing): since then,
@@ -398,8 +404,9 @@ class Plan {
     const Job& job = *waiting.job;
     const Reservation& slot = waiting.slot;
     // A due job keeps its slot, even one in the past: it waits for nodes held by a job
-    // reported after its planned end, and starts at that report (docs/semantics.md §2.5).
-    // Planning it again from now could push it behind later reservations.
+    // reported after its planned end, and starts at that report
+    // (docs/semantics.md#conservative-classic--feitelson--weil-1998). Planning it again from now
+    // could push it behind later reservations.
     if (slot.start <= now_ || from >= slot.start) return {};
     if (waiting.backfills && window_.earliest_since(slot.placed_at) >= slot.end) return {};
     const Time before = waiting.moves_from_now() ? reach : kNever;

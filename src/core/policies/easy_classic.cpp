@@ -1,4 +1,5 @@
-// Classic EASY backfilling (Lifka 1995; Mu'alem & Feitelson 2001; docs/semantics.md §2.4).
+// Classic EASY backfilling (Lifka 1995; Mu'alem & Feitelson 2001;
+// docs/semantics.md#easy-classic--lifkas-easy-mualem--feitelson-2001).
 //
 // As the spec's EASY, the head cascades and the blocked head gets a reservation (its shadow
 // time) from the running jobs' planned ends. A later job fits now and may start if EITHER it
@@ -12,9 +13,9 @@
 // Candidates are tried in queue order or, with the SJBF backfill order, by increasing predicted
 // runtime (a stable sort: ties keep queue order). With predictions this is exactly pyss's test
 // of each candidate against an availability profile holding the head's reservation
-// (docs/semantics.md §2.9): free nodes never decrease after now apart from the head's
-// reservation, so a job fits for its whole predicted run iff it fits now and either ends by the
-// shadow time or fits in the extra nodes.
+// (docs/semantics.md#predictions-correctors-and-backfill-order): free nodes never decrease after
+// now apart from the head's reservation, so a job fits for its whole predicted run iff it fits now
+// and either ends by the shadow time or fits in the extra nodes.
 
 #include <algorithm>
 
@@ -35,7 +36,8 @@ struct BackfillWindow {
 
   // Free and extra nodes only decrease during the sweep, so a job refused here is refused
   // throughout it: too large for the nodes free now, without a run limit (docs/semantics.md
-  // §2.10), or neither ending by the shadow time nor fitting in the extra nodes.
+  // docs/semantics.md#queues---queues), or neither ending by the shadow time nor fitting in the
+  // extra nodes.
   bool admits(const Job& job) const {
     return job.nodes <= free_nodes && job.has_time_limit() &&
            (planned_end(job, now) <= shadow_time || job.nodes <= extra_nodes);
@@ -83,8 +85,8 @@ class EasyClassic final : public QueueCopyPolicy {
       started.push_back(job);
     };
 
-    // The head cascade. With queues (docs/semantics.md §2.10) a job held by a slot limit, or
-    // blocked in a queue that does not reserve, is passed over: the head is the first blocked
+    // The head cascade. With queues (docs/semantics.md#queues---queues) a job held by a slot limit,
+    // or blocked in a queue that does not reserve, is passed over: the head is the first blocked
     // job that holds a reservation.
     std::size_t head = 0;
     for (; head < queue.size(); ++head) {

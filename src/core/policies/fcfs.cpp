@@ -1,6 +1,6 @@
 // Plain FCFS: the queue head starts when it fits; nothing ever overtakes it. With queues
-// (docs/semantics.md §2.10) the head is the first job that may reserve; a job held by a slot
-// limit, or one that does not fit and whose queue does not reserve, is passed over.
+// (docs/semantics.md#queues---queues) the head is the first job that may reserve; a job held by a
+// slot limit, or one that does not fit and whose queue does not reserve, is passed over.
 
 #include "batfill/core/policy.hpp"
 #include "batfill/core/queue_rules.hpp"

@@ -46,8 +46,9 @@ void QueueCopy::read_rest() {
   }
 }
 
-// A resize request's remaining time shrinks from pass to pass (docs/semantics.md §2.11): its
-// copy claims none, so that the walk always reads the request itself.
+// A resize request's remaining time shrinks from pass to pass
+// (docs/semantics.md#resize-requests-of-running-jobs): its copy claims none, so that the walk
+// always reads the request itself.
 QueueCopy::Entry QueueCopy::entry_of(const Job& job) {
   return {job.nodes, job.resize_request ? 0 : planned_runtime(job)};
 }
@@ -105,8 +106,8 @@ void QueueCopy::check_invariants() {
   refresh();
   for (std::size_t block = 0; block * kBlock < entries_.size(); ++block) {
     Entry smallest = entries_[block * kBlock];
-    for (std::size_t index = block * kBlock; index < std::min(entries_.size(), (block + 1) * kBlock);
-         ++index) {
+    for (std::size_t index = block * kBlock;
+         index < std::min(entries_.size(), (block + 1) * kBlock); ++index) {
       smallest.nodes = std::min(smallest.nodes, entries_[index].nodes);
       smallest.runtime = std::min(smallest.runtime, entries_[index].runtime);
     }

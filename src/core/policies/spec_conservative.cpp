@@ -1,4 +1,4 @@
-// The spec's CONSERVATIVE backfilling (docs/semantics.md §2.3).
+// The spec's CONSERVATIVE backfilling (docs/semantics.md#conservative--the-specs-conservative).
 //
 // Every waiting job has a shadow time computed independently from the running jobs only (as
 // the EASY reservation). A later job may start if it fits now and its planned end is strictly
@@ -24,7 +24,8 @@ namespace {
 
 class SpecConservative final : public QueueCopyPolicy {
  public:
-  // The spec plans CONSERVATIVE with walltimes only (docs/semantics.md §2.9).
+  // The spec plans CONSERVATIVE with walltimes only
+  // (docs/semantics.md#predictions-correctors-and-backfill-order).
   bool plans_with_predictions() const override { return false; }
 
   std::vector<const Job*> select_jobs_to_start(const SchedulingView& view) override {
@@ -42,15 +43,14 @@ class SpecConservative final : public QueueCopyPolicy {
       // walk visits only the others.
       auto next = [&](std::size_t position) {
         return queue_copy_.next(position, [&](const QueueCopy::Entry& copy) {
-          return copy.nodes < smallest_ahead ||
-                 (copy.nodes <= pass.timeline().free_nodes() &&
-                  add_saturating(pass.now(), copy.runtime) < window);
+          return copy.nodes < smallest_ahead || (copy.nodes <= pass.timeline().free_nodes() &&
+                                                 add_saturating(pass.now(), copy.runtime) < window);
         });
       };
       pass.for_each_behind_head(next, [&](std::size_t position, const Job& job) {
         // A window at `now` (a job ahead fits now but did not start) blocks everyone behind
-        // it: no planned end is strictly before now. The spec intends this (docs/semantics.md §2.8,
-        // item 10).
+        // it: no planned end is strictly before now. The spec intends this
+        // (docs/semantics.md#edge-cases, item 10).
         if (window <= pass.now()) return false;
         // A window that waits on a job without a run limit is unknown: nothing backfills.
         if (window == kNever && pass.timeline().waits_on_unlimited(smallest_ahead)) return false;

@@ -1,4 +1,4 @@
-// The spec's EASY backfilling (docs/semantics.md §2.2).
+// The spec's EASY backfilling (docs/semantics.md#easy--the-specs-easy).
 //
 // Step 1 starts the queue head while it fits. Step 2 computes the head's reservation from the
 // running jobs' planned ends. Step 3 starts, in queue order, every later job that fits in the
@@ -40,7 +40,7 @@ class SpecEasy final : public QueueCopyPolicy {
         if (pass.timeline().free_nodes() == 0) return false;
         // Step 3: strict `<`, because freed nodes are not back instantly (spec edge case 3).
         // Every free node is the head's until the reservation (no extra nodes here), so only
-        // backfill queues may use them (docs/semantics.md §2.10).
+        // backfill queues may use them (docs/semantics.md#queues---queues).
         // The time test before the queue rules: it fails most often (all four are pure).
         if (job.nodes <= pass.timeline().free_nodes() &&
             planned_end(job, pass.now()) < reservation && pass.gate().may_backfill(job) &&

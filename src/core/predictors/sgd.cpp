@@ -1,7 +1,8 @@
-// The learned predictor of Gaussier et al. (SC'15), docs/semantics.md §2.9: a linear model over
-// 19 per-job features and their quadratic products, trained online at every completion by NAG
-// (normalized adaptive gradient) on a composite loss: square on both sides, under-prediction
-// weighted gammaL = 1, over-prediction gammaR = 100, per-job weight 5 + ln(m / r), L2 penalty.
+// The learned predictor of Gaussier et al. (SC'15),
+// docs/semantics.md#predictions-correctors-and-backfill-order: a linear model over 19 per-job
+// features and their quadratic products, trained online at every completion by NAG (normalized
+// adaptive gradient) on a composite loss: square on both sides, under-prediction weighted gammaL =
+// 1, over-prediction gammaR = 100, per-job weight 5 + ln(m / r), L2 penalty.
 //
 // Computed in double in seconds, in the order the rule gives (sums left to right, no fused
 // multiply-add: this file is compiled with -ffp-contract=off), then returned as an integral

@@ -1,7 +1,8 @@
 // Tsafrir, Etsion & Feitelson (2007): the mean of the user's last two completed runtimes, in
 // completion order, rounded down to a whole second (the rule works in integer seconds) and
 // capped by the walltime; the walltime while the user has
-// fewer than two completed jobs or is unknown (docs/semantics.md §2.9).
+// fewer than two completed jobs or is unknown
+// (docs/semantics.md#predictions-correctors-and-backfill-order).
 
 #include <algorithm>
 #include <unordered_map>

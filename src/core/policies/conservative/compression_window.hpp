@@ -1,9 +1,10 @@
 #pragma once
 // The capacity classic conservative backfilling gives back in its plan, as compression reads it
-// (docs/semantics.md §2.5): from what time since each slot was chosen (a FreedCapacityLog), up to
-// where since the last compression began, and whether a compression is due. A reservation is
-// the earliest fit as of its placing or the last compression: only capacity given back since can
-// let it move earlier (one planned from now, only to a start before that capacity's end).
+// (docs/semantics.md#conservative-classic--feitelson--weil-1998): from what time since each slot
+// was chosen (a FreedCapacityLog), up to where since the last compression began, and whether a
+// compression is due. A reservation is the earliest fit as of its placing or the last compression:
+// only capacity given back since can let it move earlier (one planned from now, only to a start
+// before that capacity's end).
 //
 // The log stays its own type: it answers one question per reservation and knows nothing of
 // compressions. This is the cycle around it: completions held until the next instant, slots

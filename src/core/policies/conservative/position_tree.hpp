@@ -2,7 +2,8 @@
 // One value per position of a sequence, with the best value of any prefix and the first position
 // from a given one whose value is at least as good as a bound, both in O(log n). Classic
 // conservative backfilling keeps one per waiting job, in queue order, so that a pass visits only
-// the reservations that may move or start instead of every waiting job (docs/semantics.md §2.5).
+// the reservations that may move or start instead of every waiting job
+// (docs/semantics.md#conservative-classic--feitelson--weil-1998).
 //
 // A complete binary tree in one vector (leaves at [leaves, 2 * leaves)); each inner node holds
 // the best of its two children. `Better` orders values, best first: std::less for the smallest.
@@ -49,7 +50,9 @@ class PositionTree {
   }
 
   // The value at `position` (`worst` if never set).
-  T at(std::size_t position) const { return position < leaves_ ? tree_[leaves_ + position] : worst_; }
+  T at(std::size_t position) const {
+    return position < leaves_ ? tree_[leaves_ + position] : worst_;
+  }
 
   // Whether every inner node holds the best of its children (for tests and checks).
   bool well_formed() const {

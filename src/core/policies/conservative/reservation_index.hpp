@@ -1,7 +1,8 @@
 #pragma once
 // Classic conservative backfilling's waiting jobs, in queue order, with their reservations and
-// the index that lets a pass visit only the entries that matter (docs/semantics.md §2.5): the
-// algorithm is in src/core/policies/conservative_classic.cpp, this is its bookkeeping.
+// the index that lets a pass visit only the entries that matter
+// (docs/semantics.md#conservative-classic--feitelson--weil-1998): the algorithm is in
+// src/core/policies/conservative_classic.cpp, this is its bookkeeping.
 //
 // Each entry is changed only through the index, which keeps three position trees in step with
 // it; check_invariants() states what they hold.
@@ -30,7 +31,8 @@ struct Reservation {
 struct WaitingEntry {
   explicit WaitingEntry(const Job* queued) : job(queued) {}
   const Job* job;          // null once started
-  bool backfills = false;  // may be planned before the reservations ahead of it (§2.10)
+  bool backfills = false;  // may be planned before the reservations ahead of it
+                           // (docs/semantics.md#queues---queues)
   Reservation slot;
   bool planned = false;   // holds a slot in the profile (kNever: its start is unknown)
   bool reserving = true;  // its queue grants it a reservation in this pass
