@@ -44,8 +44,8 @@ class Rejection {
     std::string position, job_id, why;
   };
   // Null for no rejection: every job record holds a Rejection and almost none is rejected, so
-  // an empty one costs a pointer, not three strings
-  // (docs/performance.md#diary-the-choices-in-the-code-that-measurements-made).
+  // an empty one costs a pointer, not three strings: 96 bytes fewer in every SimulatedJob,
+  // WorkloadJob and Decision, which showed as data-cache misses on every replay.
   std::unique_ptr<Parts> parts_;
 };
 
