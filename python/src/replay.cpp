@@ -58,17 +58,6 @@ bool any_resize_request(const workload::Workload& workload) {
                      [](const workload::WorkloadJob& job) { return !job.resizes.empty(); });
 }
 
-std::string scheduler_name(const std::string& policy, const SchedulerOptions& options) {
-  std::string name = "batfill " + policy + ", order " + to_string(options.order) + ", alloc " +
-                     to_string(options.allocation);
-  if (options.predictor != "requested") name += ", predictor " + options.predictor;
-  if (!options.corrector.empty()) name += ", corrector " + options.corrector;
-  if (options.backfill_order != BackfillOrder::kQueue) {
-    name += ", backfill order " + to_string(options.backfill_order);
-  }
-  return name;
-}
-
 std::string summary_text(const ReplayResult& result, const workload::JobStream& jobs,
                          int machine_count, const simulator::OutputTexts& outputs,
                          const simulator::RunInfo& run) {
@@ -148,7 +137,7 @@ ReplayResult replay(const ReplayRequest& request) {
   result.rejection_reasons = outputs.reasons().groups();
   result.queues = run.queue_figures;
   result.resizes = outputs.resize_figures();
-  result.scheduler = scheduler_name(policy, scheduler->options());
+  result.scheduler = adapter::scheduler_description(policy, scheduler->options());
   result.transforms = applied.summary;
   result.records = jobs->record_count();
   result.summary_text = summary_text(result, *jobs, simulated.machine_count, outputs, run);

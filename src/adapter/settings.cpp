@@ -367,6 +367,17 @@ SettingValues settings_from_json(const std::string& text) {
   return values;
 }
 
+std::string scheduler_description(const std::string& policy, const SchedulerOptions& options) {
+  std::string name = "batfill " + policy + ", order " + to_string(options.order) + ", alloc " +
+                     to_string(options.allocation);
+  if (options.predictor != "requested") name += ", predictor " + options.predictor;
+  if (!options.corrector.empty()) name += ", corrector " + options.corrector;
+  if (options.backfill_order != BackfillOrder::kQueue) {
+    name += ", backfill order " + to_string(options.backfill_order);
+  }
+  return name;
+}
+
 void check_settings(const Settings& settings) {
   Scheduler(1, make_policy(settings.policy), settings.scheduler);
 }

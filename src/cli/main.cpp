@@ -227,16 +227,8 @@ std::string scheduler_name(const po::variables_map& values, const ChosenDecision
     return "external scheduler at " + values["scheduler"].as<std::string>();
   }
   const adapter::BatsimAdapter& adapter = *chosen.in_process;
-  const SchedulerOptions& options = adapter.options();
-  std::string name = "batfill " + adapter.policy() + ", order " + to_string(options.order) +
-                     ", alloc " + to_string(options.allocation);
-  // Named only when not the defaults, so that runs without predictions print what they did.
-  if (options.predictor != "requested") name += ", predictor " + options.predictor;
-  if (!options.corrector.empty()) name += ", corrector " + options.corrector;
-  if (options.backfill_order != BackfillOrder::kQueue) {
-    name += ", backfill order " + to_string(options.backfill_order);
-  }
-  return name + users_note(jobs, options.predictor);
+  return adapter::scheduler_description(adapter.policy(), adapter.options()) +
+         users_note(jobs, adapter.options().predictor);
 }
 
 // The summary on stdout, after the output files.

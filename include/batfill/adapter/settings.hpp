@@ -72,6 +72,10 @@ std::vector<std::string> setting_keys();
 SettingValues apply_settings_json(const std::string& text, const std::string& source,
                                   Settings& settings);
 
+// "batfill POLICY, order O, alloc A" and the prediction settings that differ from the defaults:
+// how a run summary names the scheduler, so that runs without predictions say what they did.
+std::string scheduler_description(const std::string& policy, const SchedulerOptions& options);
+
 // Throws std::invalid_argument if the settings cannot run together (sjbf with a policy that
 // ignores it, options the predictor does not take), so that they fail where they are given.
 void check_settings(const Settings& settings);
