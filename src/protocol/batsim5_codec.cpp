@@ -66,7 +66,7 @@ JobSubmitted parse_job_submitted(const Fields& event) {
   const Value* subtime = event.find("submission_time");
   job.subtime = subtime == nullptr ? 0 : event.time("submission_time");
   const Fields fields = event.object("job");
-  job.res = fields.integer_or("resource_request", 0);
+  job.res = fields.count_or("resource_request", 0);
   job.walltime = fields.walltime("walltime");
   job.profile = fields.optional_string("profile_id").value_or("");
   read_extra_data(fields, job);
@@ -86,7 +86,7 @@ std::vector<ComputeResource> parse_hosts(const Fields& event, const char* key) {
     if (!list[i].IsObject()) event.fail("'" + path + "' must be an object");
     const Fields host(list[i], event.where(), path);
     ComputeResource parsed;
-    parsed.id = host.integer_or("id", 0);
+    parsed.id = host.count_or("id", 0);
     parsed.name = host.string("name");
     if (const Value* properties = host.find("properties"); properties != nullptr) {
       for (const Value& property : host.array("properties").GetArray()) {
@@ -108,7 +108,7 @@ SimulationBegins parse_simulation_begins(const Fields& event) {
   begins.nb_compute_resources = event.find("computation_host_number") == nullptr
                                     ? 0
                                     : event.machine_count("computation_host_number");
-  begins.nb_storage_resources = event.integer_or("storage_host_number", 0);
+  begins.nb_storage_resources = event.count_or("storage_host_number", 0);
   begins.compute_resources = parse_hosts(event, "computation_hosts");
   if (const Value* workloads = event.find("workloads"); workloads != nullptr) {
     for (const Value& workload : event.array("workloads").GetArray()) {

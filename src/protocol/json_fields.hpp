@@ -132,6 +132,7 @@ class Fields {
   // A platform's count of compute machines, at most batfill's limit.
   int machine_count(const char* key) const {
     const int count = integer(key);
+    refuse_negative(key, count);
     if (count > kMaxMachines) {
       fail("field " + name(key) + " " + std::to_string(count) +
            " is more than batfill's limit of " + std::to_string(kMaxMachines) + " machines");
@@ -154,6 +155,16 @@ class Fields {
 
   int integer_or(const char* key, int fallback) const {
     return find(key) == nullptr ? fallback : integer(key);
+  }
+
+  // An unsigned field (batprotocol's uint32: counts and ids), held in an int.
+  int count_or(const char* key, int fallback) const {
+    const int value = integer_or(key, fallback);
+    refuse_negative(key, value);
+    return value;
+  }
+  void refuse_negative(const char* key, int value) const {
+    if (value < 0) fail("field " + name(key) + " must be >= 0, got " + std::to_string(value));
   }
 
   MachineSet machines(const char* key) const {

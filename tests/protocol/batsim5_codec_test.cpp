@@ -210,6 +210,22 @@ TEST(Batsim5Codec, ResourceRequestBeyondAnIntNamesTheRange) {
             "from -2147483648 to 2147483647, got 1099511627776");
 }
 
+// batprotocol's counts and ids are uint32: a negative one is refused when read, as the encoder
+// could not write it back (found by fuzz_batsim5_codec: -1 came back as 2^64-1).
+TEST(Batsim5Codec, NegativeCountsAreRefused) {
+  EXPECT_EQ(error_of(one_event("0.0", "JobSubmittedEvent",
+                               R"({"job_id":"w0!1","job":{"resource_request":-1}})")),
+            "event 0 (JobSubmittedEvent): field 'event.job.resource_request' must be >= 0, got -1");
+  EXPECT_EQ(error_of(one_event("0.0", "SimulationBeginsEvent",
+                               R"({"storage_host_number":-2})")),
+            "event 0 (SimulationBeginsEvent): field 'event.storage_host_number' must be >= 0, "
+            "got -2");
+  EXPECT_EQ(error_of(one_event("0.0", "SimulationBeginsEvent",
+                               R"({"computation_host_number":-3})")),
+            "event 0 (SimulationBeginsEvent): field 'event.computation_host_number' must be >= 0, "
+            "got -3");
+}
+
 TEST(Batsim5Codec, TrailingNulOfACStringIsAccepted) {
   std::string message = one_event("1.0", "SimulationEndsEvent", "{}");
   message.push_back('\0');
