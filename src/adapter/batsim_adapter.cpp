@@ -20,8 +20,9 @@ std::string EventPosition::text() const {
 
 namespace {
 
-[[noreturn]] void fail(const EventPosition& where, const std::string& what) {
-  throw ProtocolError(where.text() + ": " + what);
+[[noreturn]] void fail(const EventPosition& where, const std::string& what,
+                       const std::string& field = "") {
+  throw ProtocolError(what, field).in_event(where.index, event_type_name(*where.data));
 }
 
 Event stamped(Time now, EventData data) {
@@ -131,8 +132,10 @@ void BatsimAdapter::request_resizes(const Instant& instant, Time now) {
       fail(where, e.what());
     }
     if (made != requested->request_id) {
-      fail(where, "field 'request_id': '" + requested->request_id + "', but job '" +
-                      requested->job_id + "' makes request '" + made + "'");
+      fail(where,
+           "field 'request_id': '" + requested->request_id + "', but job '" + requested->job_id +
+               "' makes request '" + made + "'",
+           "request_id");
     }
   }
 }
@@ -271,7 +274,8 @@ void BatsimAdapter::file_event(const EventPosition& where, Time timestamp, Insta
 
 void BatsimAdapter::begin(const SimulationBegins& begins, const EventPosition& where) {
   const int machines = begins.nb_compute_resources;
-  if (machines <= 0) fail(where, "field 'nb_compute_resources' must be > 0");
+  if (machines <= 0)
+    fail(where, "field 'nb_compute_resources' must be > 0", "nb_compute_resources");
   apply_sched_config(begins.sched_config, where);
   resize_requests_replayed_ = begins.resize_requests_replayed;
   MachineSet unavailable;
@@ -293,16 +297,18 @@ void BatsimAdapter::read_machines(const SimulationBegins& begins, const EventPos
   machine_names_.assign(static_cast<std::size_t>(machines), "");
   if (begins.compute_resources.empty()) return;
   if (static_cast<int>(begins.compute_resources.size()) != machines) {
-    fail(where, "field 'compute_resources' lists " +
-                    std::to_string(begins.compute_resources.size()) +
-                    " machines but 'nb_compute_resources' is " + std::to_string(machines));
+    fail(where,
+         "field 'compute_resources' lists " + std::to_string(begins.compute_resources.size()) +
+             " machines but 'nb_compute_resources' is " + std::to_string(machines),
+         "compute_resources");
   }
   std::vector<bool> seen(static_cast<std::size_t>(machines), false);
   for (const ComputeResource& resource : begins.compute_resources) {
     if (resource.id < 0 || resource.id >= machines || seen[static_cast<std::size_t>(resource.id)]) {
-      fail(where, "field 'compute_resources': id " + std::to_string(resource.id) +
-                      " is out of range or repeated (ids must be 0.." +
-                      std::to_string(machines - 1) + ")");
+      fail(where,
+           "field 'compute_resources': id " + std::to_string(resource.id) +
+               " is out of range or repeated (ids must be 0.." + std::to_string(machines - 1) + ")",
+           "compute_resources");
     }
     seen[static_cast<std::size_t>(resource.id)] = true;
     machine_names_[static_cast<std::size_t>(resource.id)] = resource.name;
@@ -316,8 +322,10 @@ void BatsimAdapter::apply_sched_config(const std::string& text, const EventPosit
   // Settings are checked against a registered policy; a policy made by the program that runs
   // batfill got its settings there.
   if (make_policy_) {
-    fail(where, "field 'config.sched-config': the settings of policy " + policy_ +
-                    " are given by the program that made it, not by a sched-config");
+    fail(where,
+         "field 'config.sched-config': the settings of policy " + policy_ +
+             " are given by the program that made it, not by a sched-config",
+         "config.sched-config");
   }
   Settings settings{policy_, options_, batching_};
   SettingValues given;
@@ -340,14 +348,16 @@ void BatsimAdapter::complete(const JobCompleted& completed, const EventPosition&
   const auto active = active_.find(completed.job_id);
   if (active == active_.end()) {
     if (!ended_.contains(completed.job_id)) {
-      fail(where, "field 'job_id': " + job() + " was never submitted");
+      fail(where, "field 'job_id': " + job() + " was never submitted", "job_id");
     }
-    fail(where, "field 'job_id': " + job() +
-                    (rejected_.contains(completed.job_id) ? " completed but was rejected"
-                                                          : " completed twice"));
+    fail(where,
+         "field 'job_id': " + job() +
+             (rejected_.contains(completed.job_id) ? " completed but was rejected"
+                                                   : " completed twice"),
+         "job_id");
   }
   if (active->second == JobStage::kWaiting) {
-    fail(where, "field 'job_id': " + job() + " completed but was never started");
+    fail(where, "field 'job_id': " + job() + " completed but was never started", "job_id");
   }
   if (!completed.alloc.empty()) {
     const MachineSet& given = scheduler_->machines_of(completed.job_id);
@@ -395,7 +405,7 @@ void BatsimAdapter::submit(std::vector<std::pair<EventPosition, const JobSubmitt
   for (const auto& [where, submitted] : submissions) {
     const std::string& id = submitted->job.id;
     if (ever_submitted(id) || (several && !in_message.insert(id).second)) {
-      fail(where, "field 'job_id': job '" + id + "' submitted twice");
+      fail(where, "field 'job_id': job '" + id + "' submitted twice", "job_id");
     }
   }
   sort_by_id(submissions);
@@ -418,9 +428,11 @@ void BatsimAdapter::notify(const BatsimNotify& notification, const EventPosition
   if (unavailable || notification.kind == Notification::kMachinesAvailable) {
     const MachineSet all = machine_range(0, scheduler_->machine_count() - 1);
     if (!boost::icl::contains(all, notification.resources)) {
-      fail(where, "field 'resources': '" + to_string(notification.resources) +
-                      "' names machines beyond the " + std::to_string(scheduler_->machine_count()) +
-                      " compute machines");
+      fail(where,
+           "field 'resources': '" + to_string(notification.resources) +
+               "' names machines beyond the " + std::to_string(scheduler_->machine_count()) +
+               " compute machines",
+           "resources");
     }
     if (unavailable) {
       scheduler_->mark_unavailable(notification.resources);

@@ -112,7 +112,7 @@ SimulationBegins parse_simulation_begins(const Fields& event) {
   begins.compute_resources = parse_hosts(event, "computation_hosts");
   if (const Value* workloads = event.find("workloads"); workloads != nullptr) {
     for (const Value& workload : event.array("workloads").GetArray()) {
-      if (!workload.IsObject()) event.fail("field 'workloads' must hold objects");
+      if (!workload.IsObject()) event.fail("field 'workloads' must hold objects", "workloads");
       const Fields named(workload, event.where(), "workloads.");
       begins.workloads[named.string("name")] = named.string("filename");
     }
@@ -133,12 +133,12 @@ JobCompleted parse_job_completed(const Fields& event) {
       known = kFinalJobStates[state->GetUint()].first;
     }
   }
-  if (!known) event.fail("field 'state' is not a FinalJobState: " + json_text(*state));
+  if (!known) event.fail("field 'state' is not a FinalJobState: " + json_text(*state), "state");
   completed.state = *known;
   // A uint32 on the wire: Batsim's -1 (walltime reached) arrives as 4294967295.
   if (const Value* code = event.find("return_code"); code != nullptr) {
     if (!code->IsUint())
-      event.fail("field 'return_code' must be a uint32, got " + json_text(*code));
+      event.fail("field 'return_code' must be a uint32, got " + json_text(*code), "return_code");
     completed.return_code = static_cast<int>(static_cast<std::int32_t>(code->GetUint()));
   }
   return completed;
@@ -174,7 +174,8 @@ ExecuteJob parse_execute_job(const Fields& event) {
   execute.job_id = event.string("job_id");
   const Fields allocation = event.object("allocation");
   execute.alloc = allocation.machines("host_allocation");
-  if (execute.alloc.empty()) event.fail("field 'allocation.host_allocation' is empty");
+  if (execute.alloc.empty())
+    event.fail("field 'allocation.host_allocation' is empty", "allocation.host_allocation");
   if (union_type(allocation, "executor_placement") !=
       "PredefinedExecutorPlacementStrategyWrapper") {
     event.fail("only a predefined executor placement is supported by batfill's stand-in");
@@ -201,7 +202,8 @@ CallMeLater parse_call_me_later(const Fields& event) {
   }
   const Time per_unit = unit == "Second" ? kMicrosecondsPerSecond : 1000;
   const std::uint64_t count = time.GetUint64();
-  if (static_cast<Time>(count) > kMaxTime / per_unit) when.fail("field 'when.time' is too large");
+  if (static_cast<Time>(count) > kMaxTime / per_unit)
+    when.fail("field 'when.time' is too large", "when.time");
   return CallMeLater{static_cast<Time>(count) * per_unit};
 }
 
@@ -243,7 +245,7 @@ ParsedMessage parse_envelope(const Value& document) {
   for (rapidjson::SizeType i = 0; i < events.Size(); ++i) {
     Where where{i, {}};
     if (!events[i].IsObject()) {
-      throw ProtocolError(where.text() + ": must be an object, got " + json_text(events[i]));
+      throw ProtocolError("must be an object, got " + json_text(events[i])).in_event(i, "");
     }
     const Fields event(events[i], where);
     where.type = union_type(event, "event");
@@ -539,19 +541,6 @@ void write_envelope_end(Writer& w) {
 }
 
 }  // namespace
-
-std::string ParsedMessage::in_batsim5_terms(const std::string& what) const {
-  const std::string prefix = "event ";
-  if (what.compare(0, prefix.size(), prefix) != 0) return what;
-  std::size_t index = 0;
-  const char* begin = what.data() + prefix.size();
-  const auto [end, error] = std::from_chars(begin, what.data() + what.size(), index);
-  if (error != std::errc() || index >= origins.size() || *end != ' ' || end[1] != '(') return what;
-  const std::size_t close = what.find(')', static_cast<std::size_t>(end - what.data()));
-  if (close == std::string::npos) return what;
-  const Origin& origin = origins[index];
-  return prefix + std::to_string(origin.index) + " (" + origin.type + ")" + what.substr(close + 1);
-}
 
 ParsedMessage decode(std::string_view json) {
   return read_document(without_trailing_nul(json), parse_envelope);

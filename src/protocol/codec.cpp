@@ -93,7 +93,8 @@ JobSubmitted parse_job_submitted(const Fields& data) {
   const std::string job_id = data.string("job_id");
   submitted.job = parse_job(data.object("job"));
   if (submitted.job.id != job_id) {
-    data.fail("field 'job_id' is '" + job_id + "' but 'job.id' is '" + submitted.job.id + "'");
+    data.fail("field 'job_id' is '" + job_id + "' but 'job.id' is '" + submitted.job.id + "'",
+              "job_id");
   }
   if (data.find("profile") != nullptr) submitted.forwarded_delay = delay_of(data.object("profile"));
   return submitted;
@@ -171,7 +172,7 @@ ExecuteJob parse_execute_job(const Fields& data) {
   ExecuteJob execute;
   execute.job_id = data.string("job_id");
   execute.alloc = data.machines("alloc");
-  if (execute.alloc.empty()) data.fail("field 'alloc' is empty (Batsim aborts on it)");
+  if (execute.alloc.empty()) data.fail("field 'alloc' is empty (Batsim aborts on it)", "alloc");
   return execute;
 }
 
@@ -196,7 +197,7 @@ EventData parse_data(std::string_view type, const Fields& data) {
 Event parse_event(const Value& value, rapidjson::SizeType index) {
   Where where{index, {}};
   if (!value.IsObject()) {
-    throw ProtocolError(where.text() + ": must be an object, got " + json_text(value));
+    throw ProtocolError("must be an object, got " + json_text(value)).in_event(index, "");
   }
   const Fields event(value, where);
   const Value& type = event.require("type", "string");

@@ -127,7 +127,7 @@ protocol::Message EdcLibrary::exchange(const protocol::Message& request) {
     }
     return std::move(reply.message);
   } catch (const protocol::ProtocolError& e) {
-    throw protocol::ProtocolError(where + ", reply: " + e.what());
+    throw std::runtime_error(where + ", reply: " + e.what());
   }
 }
 
