@@ -117,25 +117,25 @@ void BatsimAdapter::apply_instant(Instant& instant, Time now) {
   }
   submit(instant.submissions, now);
   for (const auto& [where, notification] : instant.notifications) notify(*notification, where);
-  if (!instant.resize_requests.empty()) request_resizes(instant, now);
+  if (!instant.resize_requests->empty()) request_resizes(instant, now);
 }
 
 // Requests join the queue after the instant's completions and submissions (docs/semantics.md
 // docs/semantics.md#resize-requests-of-running-jobs), under the name the simulator gave them, which
 // is the core's.
 void BatsimAdapter::request_resizes(const Instant& instant, Time now) {
-  for (const auto& [where, requested] : instant.resize_requests) {
+  for (const ResizeRequested& requested : *instant.resize_requests) {
+    const auto refuse = [&](const std::string& what, const std::string& field) {
+      throw ProtocolError("resize request '" + requested.request_id + "': " + what, field);
+    };
     JobId made;
     try {
-      made = scheduler_->request_resize(requested->job_id, requested->nodes, now);
+      made = scheduler_->request_resize(requested.job_id, requested.nodes, now);
     } catch (const std::invalid_argument& e) {
-      fail(where, e.what());
+      refuse(e.what(), "job_id");
     }
-    if (made != requested->request_id) {
-      fail(where,
-           "field 'request_id': '" + requested->request_id + "', but job '" + requested->job_id +
-               "' makes request '" + made + "'",
-           "request_id");
+    if (made != requested.request_id) {
+      refuse("job '" + requested.job_id + "' makes request '" + made + "'", "request_id");
     }
   }
 }
@@ -148,14 +148,14 @@ void BatsimAdapter::apply_per_event(Instant& instant, Time now, Message& reply) 
   sort_by_id(instant.submissions);
   const std::vector<std::vector<InstantEvent>> passes = per_event_passes(
       instant.submissions.size(), instant.notifications.size(), terminations_of(instant, now));
-  if (passes.empty() && instant.resize_requests.empty()) return;
+  if (passes.empty() && instant.resize_requests->empty()) return;
   scheduler_->correct_predictions(now);
   for (const std::vector<InstantEvent>& pass : passes) {
     apply_events(instant, pass, now);
     decide(now, reply);
   }
   // pyss has no resize requests: they come last, with a pass of their own.
-  if (instant.resize_requests.empty()) return;
+  if (instant.resize_requests->empty()) return;
   request_resizes(instant, now);
   decide(now, reply);
 }
@@ -223,11 +223,13 @@ void BatsimAdapter::begin_if_asked(const Message& request) {
   const EventPosition where{0, &data};
   if (started()) fail(where, "the simulation has already begun");
   begin(*begins, where);
+  resize_requests_replayed_ = request.in_process.resize_requests_replayed;
 }
 
 // The message order does not matter: only the steps of the instant do.
 BatsimAdapter::Instant BatsimAdapter::gather_instant(const Message& request) {
   Instant instant;
+  instant.resize_requests = &request.in_process.resize_requests;
   for (std::size_t i = 0; i < request.events.size(); ++i) {
     const EventData& data = request.events[i].data;
     const EventPosition where{i, &data};
@@ -251,8 +253,6 @@ void BatsimAdapter::file_event(const EventPosition& where, Time timestamp, Insta
     instant.notifications.emplace_back(where, notification);
   } else if (const auto* query = std::get_if<EstimateWaitingTimeQuery>(&data)) {
     instant.queries.push_back(query);
-  } else if (const auto* requested = std::get_if<ResizeRequested>(&data)) {
-    instant.resize_requests.emplace_back(where, requested);
   } else if (const auto* killed = std::get_if<JobKilled>(&data)) {
     // batfill never sends KILL_JOB; the machines came back with the JOB_COMPLETED that Batsim
     // sends before this acknowledgment.
@@ -277,7 +277,6 @@ void BatsimAdapter::begin(const SimulationBegins& begins, const EventPosition& w
   if (machines <= 0)
     fail(where, "field 'nb_compute_resources' must be > 0", "nb_compute_resources");
   apply_sched_config(begins.sched_config, where);
-  resize_requests_replayed_ = begins.resize_requests_replayed;
   MachineSet unavailable;
   read_machines(begins, where, unavailable);
   scheduler_ = std::make_unique<Scheduler>(
@@ -481,8 +480,8 @@ void BatsimAdapter::decide(Time now, Message& reply) {
         log_.debug("grant " + decision.job_id + " at " + format_seconds(now) + " s on " +
                    to_string(decision.machines));
       }
-      reply.events.push_back(stamped(
-          reply.now, GrantResize{std::move(decision.job_id), std::move(decision.machines)}));
+      reply.in_process.grants.push_back(
+          GrantResize{std::move(decision.job_id), std::move(decision.machines)});
       continue;
     }
     const auto active = active_.find(decision.job_id);
@@ -494,8 +493,8 @@ void BatsimAdapter::decide(Time now, Message& reply) {
       rejected_.insert(active->first);
       active_.erase(active);
       log_.info("rejected at " + format_seconds(now) + " s: " + decision.reason.text());
-      reply.events.push_back(
-          stamped(reply.now, RejectJob{std::move(decision.job_id), std::move(decision.reason)}));
+      reply.events.push_back(stamped(reply.now, RejectJob{std::move(decision.job_id)}));
+      reply.in_process.rejection_reasons.push_back(std::move(decision.reason));
     } else {
       active->second = JobStage::kRunning;
       if (log_.debugging()) {

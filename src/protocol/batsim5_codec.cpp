@@ -225,7 +225,7 @@ std::optional<EventData> parse_event_data(std::string_view type, const Fields& e
   }
   if (type == "SimulationEndsEvent") return SimulationEnds{};
   if (type == "ExecuteJobEvent") return parse_execute_job(event);
-  if (type == "RejectJobEvent") return RejectJob{event.string("job_id"), {}};
+  if (type == "RejectJobEvent") return RejectJob{event.string("job_id")};
   if (type == "CallMeLaterEvent") return parse_call_me_later(event);
   // Power states and probes only answer requests batfill never makes; Batsim's own hello is
   // informative.
@@ -472,9 +472,6 @@ struct EventWriter {
   void operator()(const EstimateWaitingTimeQuery&) const { unsupported("QUERY"); }
   void operator()(const ResourceStateChanged&) const { unsupported("RESOURCE_STATE_CHANGED"); }
   void operator()(const BatsimAnswer&) const { unsupported("ANSWER"); }
-  // batfill's in-process resize events (docs/semantics.md#resize-requests-of-running-jobs).
-  void operator()(const ResizeRequested&) const { unsupported("RESIZE_REQUESTED"); }
-  void operator()(const GrantResize&) const { unsupported("GRANT_RESIZE"); }
   void operator()(const SimulationEnds&) const {
     write_union(w, "event", "SimulationEndsEvent");
     write_empty(w);

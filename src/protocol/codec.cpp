@@ -189,7 +189,7 @@ EventData parse_data(std::string_view type, const Fields& data) {
   if (type == event_type<BatsimAnswer>()) return parse_answer(data);
   if (type == event_type<SimulationEnds>()) return SimulationEnds{};
   if (type == event_type<ExecuteJob>()) return parse_execute_job(data);
-  if (type == event_type<RejectJob>()) return RejectJob{data.string("job_id"), {}};
+  if (type == event_type<RejectJob>()) return RejectJob{data.string("job_id")};
   if (type == event_type<CallMeLater>()) return CallMeLater{data.time("timestamp")};
   data.fail("unknown event type '" + std::string(type) + "'");
 }
@@ -388,10 +388,8 @@ struct DataWriter {
   }
   void operator()(const BatsimAnswer& e) const { write_raw_object(w, e.data_json, "ANSWER data"); }
   void operator()(const SimulationEnds&) const { empty(); }
-  void operator()(const ResizeRequested&) const { in_process_only("RESIZE_REQUESTED"); }
-  void operator()(const GrantResize&) const { in_process_only("GRANT_RESIZE"); }
   // Decisions: exactly the members Batsim accepts (docs/protocol.md#execute_job,
-  // docs/protocol.md#quirks-of-a-real-batsim-421); a RejectJob's reason stays in the process.
+  // docs/protocol.md#quirks-of-a-real-batsim-421).
   void operator()(const ExecuteJob& e) const {
     if (e.alloc.empty()) {
       throw std::invalid_argument("EXECUTE_JOB of '" + e.job_id + "' with an empty allocation");
@@ -426,11 +424,6 @@ struct DataWriter {
   void empty() const {
     w.StartObject();
     w.EndObject();
-  }
-  // Batsim cannot grow an allocation (docs/semantics.md#resize-requests-of-running-jobs).
-  [[noreturn]] static void in_process_only(const char* what) {
-    throw std::invalid_argument(std::string(what) +
-                                " is batfill's own event, never sent to Batsim");
   }
 };
 

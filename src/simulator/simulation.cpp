@@ -43,9 +43,12 @@ void watch_stop_signals() {
   std::signal(SIGTERM, on_stop_signal);
 }
 
-// An external scheduler's REJECT_JOB carries no reason on the wire (docs/protocol.md#reject_job).
-Rejection rejection_of(const protocol::RejectJob& reject) {
-  if (!reject.reason.empty()) return reject.reason;
+// Why the k-th REJECT_JOB of `reply` was decided: batfill's own scheduler says so beside the
+// events, an external scheduler's REJECT_JOB carries no reason on the wire
+// (docs/protocol.md#reject_job).
+Rejection rejection_of(protocol::Message& reply, std::size_t k) {
+  std::vector<Rejection>& reasons = reply.in_process.rejection_reasons;
+  if (k < reasons.size() && !reasons[k].empty()) return std::move(reasons[k]);
   return Rejection("", "", "rejected by the decision process");
 }
 
@@ -72,7 +75,7 @@ class BatsimStandIn {
       if (stop_signal != 0) throw_interrupted();
       const Time now = wait_for_next_instant();
       const protocol::Message& request = collect_events(now);
-      if (request.events.empty()) continue;
+      if (request.events.empty() && request.in_process.resize_requests.empty()) continue;
       apply_reply(exchange(request));
       progress.update(ended_, last_now_);
     }
@@ -107,9 +110,9 @@ class BatsimStandIn {
   void begin_simulation() {
     protocol::SimulationBegins begins =
         simulation_begins(platform_, options_.sched_config, kWorkloadName, stream_.workload().path);
-    begins.resize_requests_replayed = options_.resize_requests_replayed;
     protocol::Message request;
     request.events.push_back({0, std::move(begins)});
+    request.in_process.resize_requests_replayed = options_.resize_requests_replayed;
     apply_reply(exchange(request));
   }
 
@@ -136,6 +139,7 @@ class BatsimStandIn {
   const protocol::Message& collect_events(Time now) {
     request_.now = now;
     request_.events.clear();
+    request_.in_process.resize_requests.clear();
     release_ended_slots();
     collect_completions(now);
     const bool submissions_left = next_job_ != nullptr;
@@ -248,6 +252,7 @@ class BatsimStandIn {
   // Takes the reply by value: allocations move into the job records.
   void apply_reply(protocol::Message reply) {
     const Time now = last_now_;
+    std::size_t rejections = 0;
     for (protocol::Event& event : reply.events) {
       checker_.check_timestamp(event, reply.now, now);
       if (auto* execute = std::get_if<protocol::ExecuteJob>(&event.data)) {
@@ -255,16 +260,17 @@ class BatsimStandIn {
       } else if (const auto* reject = std::get_if<protocol::RejectJob>(&event.data)) {
         const std::size_t index = take_waiting_job(reject->job_id, "REJECT_JOB");
         jobs_[index].record.state = FinalState::kRejected;
-        jobs_[index].record.rejection = rejection_of(*reject);
+        jobs_[index].record.rejection = rejection_of(reply, rejections++);
         finish(index);
-      } else if (auto* grant = std::get_if<protocol::GrantResize>(&event.data)) {
-        grant_resize(grant->request_id, std::move(grant->alloc));
       } else if (const auto* call = std::get_if<protocol::CallMeLater>(&event.data)) {
         checker_.check_wake_up(call->at, now);
         wake_ups_.insert(call->at);
       } else if (!std::holds_alternative<protocol::EstimateWaitingTimeAnswer>(event.data)) {
         checker_.throw_unexpected_event(event, now);
       }
+    }
+    for (protocol::GrantResize& grant : reply.in_process.grants) {
+      grant_resize(grant.request_id, std::move(grant.alloc));
     }
   }
 
@@ -296,8 +302,8 @@ class BatsimStandIn {
       request.request_time = now;
       request.nodes = job.resize_plan[rank].nodes;
       pending_resizes_.emplace(request.request_id, std::pair{index, job.record.resizes.size()});
-      request_.events.push_back(
-          {now, protocol::ResizeRequested{job.batsim_id, request.request_id, request.nodes}});
+      request_.in_process.resize_requests.push_back(
+          {job.batsim_id, request.request_id, request.nodes});
       job.record.resizes.push_back(std::move(request));
     }
   }
