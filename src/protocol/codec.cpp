@@ -486,7 +486,9 @@ std::string write_message(const Message& message) {
 std::string write_stop_notice(const std::string& what) {
   BatsimNotify notice;
   notice.other = stop_notice_text(what);
-  return write_message(Message{0, {Event{0, notice}}});
+  Message message;
+  message.events.push_back(Event{0, notice});
+  return write_message(message);
 }
 
 }  // namespace batfill::protocol

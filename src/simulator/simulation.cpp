@@ -256,9 +256,11 @@ class BatsimStandIn {
     for (protocol::Event& event : reply.events) {
       checker_.check_timestamp(event, reply.now, now);
       if (auto* execute = std::get_if<protocol::ExecuteJob>(&event.data)) {
-        start(take_waiting_job(execute->job_id, "EXECUTE_JOB"), std::move(execute->alloc));
+        start(take_waiting_job(execute->job_id, protocol::event_type_name<protocol::ExecuteJob>()),
+              std::move(execute->alloc));
       } else if (const auto* reject = std::get_if<protocol::RejectJob>(&event.data)) {
-        const std::size_t index = take_waiting_job(reject->job_id, "REJECT_JOB");
+        const std::size_t index =
+            take_waiting_job(reject->job_id, protocol::event_type_name<protocol::RejectJob>());
         jobs_[index].record.state = FinalState::kRejected;
         jobs_[index].record.rejection = rejection_of(reply, rejections++);
         finish(index);
@@ -277,7 +279,8 @@ class BatsimStandIn {
   void start(std::size_t index, MachineSet alloc) {
     const Time now = last_now_;
     SimulatedJob& job = jobs_[index];
-    checker_.check_allocation("EXECUTE_JOB", job.batsim_id, job.record.job.nodes, alloc, now);
+    checker_.check_allocation(protocol::event_type_name<protocol::ExecuteJob>(), job.batsim_id,
+                              job.record.job.nodes, alloc, now);
     machines_in_use_.occupy(alloc);
     job.stage = JobStage::kRunning;
     job.record.start_time = now;
@@ -315,7 +318,7 @@ class BatsimStandIn {
     const auto [index, made] = pending->second;
     ResizeRecord& request = jobs_[index].record.resizes[made];
     pending_resizes_.erase(pending);
-    checker_.check_allocation("GRANT_RESIZE", request_id, request.nodes, alloc, now);
+    checker_.check_allocation("resize grant", request_id, request.nodes, alloc, now);
     machines_in_use_.occupy(alloc);
     request.outcome = ResizeRecord::Outcome::kGranted;
     request.grant_time = now;

@@ -204,7 +204,10 @@ struct Message {
 // error, which must read as it was written.
 std::string stop_notice_text(const std::string& what);
 
-// The event type name used on the wire ("JOB_SUBMITTED", "EXECUTE_JOB", ...).
+// The name Batsim 4 gives the event that carries `data` ("JOB_SUBMITTED", "EXECUTE_JOB", ...),
+// for messages in either protocol's terms; the same for a type T of EventData.
 std::string event_type_name(const EventData& data);
+template <typename T>
+const char* event_type_name();
 
 }  // namespace batfill::protocol
