@@ -379,7 +379,7 @@ std::string scheduler_description(const std::string& policy, const SchedulerOpti
 }
 
 void check_settings(const Settings& settings) {
-  Scheduler(1, make_policy(settings.policy), settings.scheduler);
+  check_options(*make_policy(settings.policy), settings.scheduler);
 }
 
 SettingValues apply_settings_json(const std::string& text, const std::string& source,

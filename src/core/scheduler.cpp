@@ -10,6 +10,24 @@
 
 namespace batfill {
 
+namespace {
+
+void check_backfill_order(const Policy& policy, BackfillOrder order) {
+  if (order != BackfillOrder::kQueue && !policy.orders_candidates()) {
+    throw std::invalid_argument("backfill order " + quoted(to_string(order)) +
+                                " needs a policy that orders its candidates (easy-classic)");
+  }
+}
+
+}  // namespace
+
+void check_options(const Policy& policy, const SchedulerOptions& options) {
+  make_predictor(options.predictor, options.predictor_options);
+  if (!options.corrector.empty()) find_corrector(options.corrector);
+  check_backfill_order(policy, options.backfill_order);
+  if (options.queues) options.queues->validate();
+}
+
 Scheduler::Scheduler(int machine_count, std::unique_ptr<Policy> policy, SchedulerOptions options)
     : policy_(std::move(policy)),
       options_(options),
@@ -21,10 +39,7 @@ Scheduler::Scheduler(int machine_count, std::unique_ptr<Policy> policy, Schedule
     throw std::invalid_argument("a machine needs at least one node, got " +
                                 std::to_string(machine_count));
   }
-  if (options_.backfill_order != BackfillOrder::kQueue && !policy_->orders_candidates()) {
-    throw std::invalid_argument("backfill order " + quoted(to_string(options_.backfill_order)) +
-                                " needs a policy that orders its candidates (easy-classic)");
-  }
+  check_backfill_order(*policy_, options_.backfill_order);
   queues_.validate();
 }
 

@@ -47,8 +47,15 @@ struct Decision {
   Rejection reason;     // kReject: why the job can never run, naming the job
 };
 
+// Throws std::invalid_argument for options a Scheduler with `policy` refuses: an unknown
+// predictor or corrector, options the predictor does not take, a backfill order the policy
+// cannot follow, a queue configuration that is not valid. Checks settings without making a
+// Scheduler.
+void check_options(const Policy& policy, const SchedulerOptions& options);
+
 class Scheduler {
  public:
+  // Throws std::invalid_argument for a machine count < 1 and as check_options.
   Scheduler(int machine_count, std::unique_ptr<Policy> policy, SchedulerOptions options = {});
 
   // One instant, in the spec's order (docs/semantics.md#one-instant): every complete(), then every
