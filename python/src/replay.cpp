@@ -10,6 +10,7 @@
 #include "batfill/adapter/settings.hpp"
 #include "batfill/common/machine_set.hpp"
 #include "batfill/simulator/output_texts.hpp"
+#include "batfill/simulator/run_summary.hpp"
 #include "batfill/simulator/simulation.hpp"
 #include "batfill/workload/job_stream.hpp"
 #include "batfill/workload/transform.hpp"
@@ -26,14 +27,17 @@ double seconds_since(Clock::time_point start) {
 
 double cpu_seconds() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
 
-// The settings over the defaults, checked as --sched-cfg's are. A policy the caller made is
+// The settings over the defaults, taken in as --sched-cfg's are. A policy the caller made is
 // checked against the other settings when the scheduler is made.
 adapter::Settings settings_of(const ReplayRequest& request) {
   adapter::Settings settings;
-  if (!request.settings_json.empty()) {
-    adapter::settings_from_json(request.settings_json).apply_to(settings);
+  if (request.make_policy) {
+    if (!request.settings_json.empty()) {
+      adapter::settings_from_json(request.settings_json).apply_to(settings);
+    }
+  } else if (!request.settings_json.empty()) {
+    adapter::apply_settings_json(request.settings_json, "", settings);
   }
-  if (!request.make_policy) adapter::check_settings(settings);
   return settings;
 }
 
@@ -61,18 +65,9 @@ bool any_resize_request(const workload::Workload& workload) {
 std::string summary_text(const ReplayResult& result, const workload::JobStream& jobs,
                          int machine_count, const simulator::OutputTexts& outputs,
                          const simulator::RunInfo& run) {
-  const workload::Workload& workload = jobs.workload();
   std::ostringstream out;
-  out << "batfill simulate: " << workload.path << " (" << result.records << " records) on "
-      << machine_count << " nodes, " << result.scheduler << '\n';
-  if (!result.transforms.empty()) out << "  " << result.transforms << '\n';
-  if (workload.time_limits_from_runtime > 0) {
-    out << "  " << workload.time_limits_from_runtime
-        << " jobs had no requested time: their runtime was used as the limit\n";
-  }
-  for (const std::string& warning : workload.warnings) out << "  " << warning << '\n';
-  simulator::write_summary(out, outputs.reasons(), result.metrics, run);
-  simulator::write_resize_summary(out, outputs.resize_figures());
+  simulator::write_run_summary(out, {jobs, machine_count, result.scheduler, result.transforms},
+                               outputs.reasons(), outputs.resize_figures(), result.metrics, run);
   return out.str();
 }
 

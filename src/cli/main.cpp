@@ -25,6 +25,7 @@
 #include "batfill/core/policy_registry.hpp"
 #include "batfill/core/prediction.hpp"
 #include "batfill/simulator/outputs.hpp"
+#include "batfill/simulator/run_summary.hpp"
 #include "batfill/simulator/simulation.hpp"
 #include "batfill/transport/edc_library.hpp"
 #include "batfill/transport/remote_decision_process.hpp"
@@ -236,18 +237,9 @@ void print_summary(const workload::JobStream& jobs, const simulator::SimulationR
                    const std::string& scheduler, const cli::AppliedTransforms& transforms,
                    const simulator::OutputFiles& outputs, const simulator::ScheduleMetrics& metrics,
                    const simulator::RunInfo& run) {
-  const workload::Workload& workload = jobs.workload();
-  std::cout << "batfill simulate: " << workload.path << " ("
-            << count_of(static_cast<long long>(jobs.record_count()), "record") << ") on "
-            << count_of(result.machine_count, "node") << ", " << scheduler << '\n';
-  if (!transforms.summary.empty()) std::cout << "  " << transforms.summary << '\n';
-  if (workload.time_limits_from_runtime > 0) {
-    std::cout << "  " << count_of(workload.time_limits_from_runtime, "job")
-              << " had no requested time: their runtime was used as the limit\n";
-  }
-  for (const std::string& warning : workload.warnings) std::cout << "  " << warning << '\n';
-  simulator::write_summary(std::cout, outputs.reasons(), metrics, run);
-  simulator::write_resize_summary(std::cout, outputs.resize_figures());
+  simulator::write_run_summary(std::cout,
+                               {jobs, result.machine_count, scheduler, transforms.summary},
+                               outputs.reasons(), outputs.resize_figures(), metrics, run);
   std::cout << "outputs: " << outputs.names() << '\n';
 }
 
