@@ -9,6 +9,7 @@
 
 #include <map>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -192,6 +193,7 @@ struct Message {
 // or that JSON would escape (a quote, a backslash), made a space. A Batsim quotes it in its own
 // error, which must read as it was written.
 std::string stop_notice_text(const std::string& what);
+inline constexpr std::string_view kStopNoticePrefix = "batfill error: ";
 
 // The event type name used on the wire ("JOB_SUBMITTED", "EXECUTE_JOB", ...).
 std::string event_type_name(const EventData& data);
