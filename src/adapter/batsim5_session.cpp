@@ -88,9 +88,14 @@ std::string Batsim5Session::decide(std::string_view request) {
         log_.info("message " + numbered.number() + ", " + ignored);
       }
       return protocol::batsim5::encode(adapter_->exchange(parsed.message));
-    } catch (const std::exception& e) {
-      // The adapter names Batsim 4's events and fields; the user wrote Batsim 5's.
-      throw std::runtime_error(parsed.in_batsim5_terms(e.what()));
+    } catch (protocol::ProtocolError& e) {
+      // The adapter counts and names the events of the translated message; Batsim 5 wrote
+      // its own, some of which the translation leaves out.
+      if (e.event() && e.event()->index < parsed.origins.size()) {
+        const auto& origin = parsed.origins[e.event()->index];
+        e.in_event(origin.index, origin.type);
+      }
+      throw;
     }
   });
 }

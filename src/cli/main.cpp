@@ -178,7 +178,8 @@ struct ChosenDecisionProcess {
 };
 
 ChosenDecisionProcess choose_decision_process(const po::variables_map& values,
-                                              const cli::PolicyChoice& choice) {
+                                              const adapter::Settings& settings,
+                                              adapter::Verbosity verbosity) {
   ChosenDecisionProcess chosen;
   if (values.count("scheduler-library")) {
     chosen.process = std::make_unique<transport::EdcLibrary>(
@@ -197,9 +198,8 @@ ChosenDecisionProcess choose_decision_process(const po::variables_map& values,
     }
     return chosen;
   }
-  const adapter::Settings& settings = choice.settings;
   auto in_process = std::make_unique<adapter::BatsimAdapter>(
-      settings.policy, settings.scheduler, adapter::Log(choice.verbosity), settings.batching);
+      settings.policy, settings.scheduler, adapter::Log(verbosity), settings.batching);
   chosen.in_process = in_process.get();
   chosen.process = std::move(in_process);
   return chosen;
@@ -289,7 +289,8 @@ int simulate(const std::vector<std::string>& arguments) {
   if (!values.count("workload")) throw std::invalid_argument("simulate needs a WORKLOAD file");
   cli::check_option_rules(values, cli::simulate_option_rules());
   cli::check_scheduler_protocol(values);
-  const cli::PolicyChoice choice = cli::resolve_policy_choice(values, adapter::Verbosity::kQuiet);
+  const adapter::Settings settings = cli::command_line_settings(values);
+  const adapter::Verbosity verbosity = cli::verbosity_option(values, adapter::Verbosity::kQuiet);
 
   const Clock::time_point start = Clock::now();
   const double cpu_start = cpu_seconds();
@@ -302,8 +303,8 @@ int simulate(const std::vector<std::string>& arguments) {
   run.reading_cpu_seconds = cpu_seconds() - cpu_start;
   run.load_factor = opened.transforms.load_factor;
   run.shake = opened.transforms.shake;
-  run.queues = settings_in_force(values, choice.settings).scheduler.queues;
-  const ChosenDecisionProcess chosen = choose_decision_process(values, choice);
+  run.queues = settings_in_force(values, settings).scheduler.queues;
+  const ChosenDecisionProcess chosen = choose_decision_process(values, settings, verbosity);
   simulator::SimulationOptions options = simulation_options(values);
   options.resize_requests_replayed = replays_resize_requests(opened, chosen);
   // Rows of _jobs.csv are written as jobs end, and the jobs forgotten.
@@ -339,13 +340,13 @@ int serve(const std::vector<std::string>& arguments) {
     std::cout << command << '\n';
     return 0;
   }
-  const cli::PolicyChoice choice = cli::resolve_policy_choice(values, adapter::Verbosity::kInfo);
+
   transport::ServeOptions options;
+  options.settings = cli::command_line_settings(values);
+  options.verbosity = cli::verbosity_option(values, adapter::Verbosity::kInfo);
   options.endpoint = values["socket-endpoint"].as<std::string>();
   options.timeout = timeout_option(values);
   options.protocol = adapter::parse_protocol(values["protocol"].as<std::string>());
-  options.settings = choice.settings;
-  options.verbosity = choice.verbosity;
   return transport::serve(options);
 }
 

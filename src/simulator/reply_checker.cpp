@@ -66,7 +66,7 @@ void ReplyChecker::throw_unexpected_event(const protocol::Event& event, Time now
 
 void ReplyChecker::throw_no_pending_resize(const std::string& request_id, Time now) const {
   invalid_decision(
-      now, "GRANT_RESIZE of " + quoted(request_id) + ", which is no pending resize request");
+      now, "resize grant of " + quoted(request_id) + ", which is no pending resize request");
 }
 
 void ReplyChecker::throw_deadlock(const JobTable& jobs) {

@@ -33,9 +33,9 @@ protocol::Message edc_decisions(std::string_view reply, const std::string& where
     return std::move(parsed.message);
   } catch (const protocol::ProtocolError& e) {
     if (const auto notice = protocol::batsim5::read_stop_notice(reply)) {
-      throw protocol::ProtocolError(where + ": the EDC stopped: " + *notice);
+      throw std::runtime_error(where + ": the EDC stopped: " + *notice);
     }
-    throw protocol::ProtocolError(where + ", reply: " + e.what());
+    throw std::runtime_error(where + ", reply: " + e.what());
   }
 }
 

@@ -19,7 +19,7 @@ void require_json_format(std::uint32_t flags, const std::string& edc);
 // Batsim 5 does.
 std::string edc_request(const protocol::Message& request, const protocol::batsim5::EdcHello& hello);
 
-// The decisions of an EDC's reply; throws protocol::ProtocolError, starting with `where`, for a
+// The decisions of an EDC's reply; throws std::runtime_error, starting with `where`, for a
 // reply that is not a message of decisions the stand-in simulates.
 protocol::Message edc_decisions(std::string_view reply, const std::string& where);
 

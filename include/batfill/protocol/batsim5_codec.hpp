@@ -56,10 +56,6 @@ struct ParsedMessage {
     std::string type;
   };
   std::vector<Origin> origins;
-
-  // `what`, an error that begins "event K (TYPE)" about message.events[K] (as the adapter
-  // names events), with K and TYPE those of the Batsim 5 message; other texts unchanged.
-  std::string in_batsim5_terms(const std::string& what) const;
 };
 
 // Throws ProtocolError naming the event (index and type) and the field for malformed JSON, a

@@ -26,8 +26,8 @@ class EdcProcess : public protocol::DecisionProcess {
              std::chrono::milliseconds timeout = std::chrono::hours(1));
   ~EdcProcess() override;
 
-  // Throws std::runtime_error when the EDC does not answer, protocol::ProtocolError for a reply
-  // that is not a valid message of decisions the stand-in simulates.
+  // Throws std::runtime_error when the EDC does not answer, or its reply is not a valid message
+  // of decisions the stand-in simulates.
   protocol::Message exchange(const protocol::Message& request) override;
 
   const protocol::batsim5::EdcHello& hello() const { return hello_; }
