@@ -28,6 +28,7 @@
 #include "batfill/simulator/run_summary.hpp"
 #include "batfill/simulator/simulation.hpp"
 #include "batfill/transport/edc_library.hpp"
+#include "batfill/transport/edc_process.hpp"
 #include "batfill/transport/remote_decision_process.hpp"
 #include "batfill/transport/serve.hpp"
 #include "batfill/workload/job_stream.hpp"
@@ -111,8 +112,12 @@ void add_simulate_options(po::options_description& command) {
                          "seconds to wait for each reply of an external scheduler")(
       "scheduler-library", po::value<std::string>(),
       "a Batsim 5 EDC library (libbatfill_edc.so, Batsim's libeasy.so, ...) to drive in-process")(
+      "protocol", po::value<std::string>()->default_value("batsim4"),
+      "what --scheduler speaks: batsim4 (Batsim 4's JSON) or batsim5 (a Batsim 5 process EDC: "
+      "batprotocol JSON, with Batsim 5's handshake)")(
       "scheduler-init", po::value<std::string>()->default_value(""),
-      "the init string given to --scheduler-library (batfill's: the --sched-cfg JSON object)")(
+      "the init string of a Batsim 5 EDC, --scheduler-library or --scheduler with --protocol "
+      "batsim5 (batfill's: the --sched-cfg JSON object)")(
       "sched-cfg", po::value<std::string>()->default_value(""),
       "text sent as config.sched-config in SIMULATION_BEGINS, like batsim --sched-cfg")(
       "reject-missing-walltime",
@@ -184,8 +189,14 @@ ChosenDecisionProcess choose_decision_process(const po::variables_map& values,
   }
   if (values.count("scheduler")) {
     const auto timeout = timeout_option(values);
-    chosen.process = std::make_unique<transport::RemoteDecisionProcess>(
-        values["scheduler"].as<std::string>(), timeout);
+    const std::string endpoint = values["scheduler"].as<std::string>();
+    if (adapter::parse_protocol(values["protocol"].as<std::string>()) ==
+        adapter::Protocol::kBatsim5) {
+      chosen.process = std::make_unique<transport::EdcProcess>(
+          endpoint, values["scheduler-init"].as<std::string>(), timeout);
+    } else {
+      chosen.process = std::make_unique<transport::RemoteDecisionProcess>(endpoint, timeout);
+    }
     return chosen;
   }
   auto in_process = std::make_unique<adapter::BatsimAdapter>(
@@ -223,6 +234,10 @@ std::string scheduler_name(const po::variables_map& values, const ChosenDecision
   if (const auto* library = dynamic_cast<const transport::EdcLibrary*>(chosen.process.get())) {
     return "Batsim 5 EDC " + library->hello().name + " " + library->hello().version + " (" +
            library->path() + ")";
+  }
+  if (const auto* edc = dynamic_cast<const transport::EdcProcess*>(chosen.process.get())) {
+    return "Batsim 5 EDC " + edc->hello().name + " " + edc->hello().version + " at " +
+           edc->endpoint();
   }
   if (chosen.in_process == nullptr) {
     return "external scheduler at " + values["scheduler"].as<std::string>();
@@ -265,6 +280,7 @@ int simulate(const std::vector<std::string>& arguments) {
   }
   if (!values.count("workload")) throw std::invalid_argument("simulate needs a WORKLOAD file");
   cli::check_option_rules(values, cli::simulate_option_rules());
+  cli::check_scheduler_protocol(values);
   const adapter::Settings settings = cli::command_line_settings(values);
   const adapter::Verbosity verbosity = cli::verbosity_option(values, adapter::Verbosity::kQuiet);
 

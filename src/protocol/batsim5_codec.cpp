@@ -655,4 +655,20 @@ std::string write_stop_notice(const std::string& what) {
   return R"({"now":0.0,"events":[],")" + stop_notice_text(what) + R"(":0})";
 }
 
+std::optional<std::string> read_stop_notice(std::string_view json) {
+  try {
+    return read_document(without_trailing_nul(json),
+                         [](const Value& document) -> std::optional<std::string> {
+                           for (const auto& member : document.GetObject()) {
+                             const std::string_view name(member.name.GetString(),
+                                                         member.name.GetStringLength());
+                             if (name.rfind(kStopNoticePrefix, 0) == 0) return std::string(name);
+                           }
+                           return std::nullopt;
+                         });
+  } catch (const ProtocolError&) {
+    return std::nullopt;
+  }
+}
+
 }  // namespace batfill::protocol::batsim5

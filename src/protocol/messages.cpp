@@ -33,7 +33,7 @@ template const char* event_type_name<CallMeLater>();
 template const char* event_type_name<EstimateWaitingTimeAnswer>();
 
 std::string stop_notice_text(const std::string& what) {
-  std::string text = "batfill error: ";
+  std::string text(kStopNoticePrefix);
   for (const char c : what.substr(0, 500)) {
     const bool plain = c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
     text += plain ? c : ' ';

@@ -9,6 +9,7 @@
 
 #include <map>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -203,6 +204,7 @@ struct Message {
 // or that JSON would escape (a quote, a backslash), made a space. A Batsim quotes it in its own
 // error, which must read as it was written.
 std::string stop_notice_text(const std::string& what);
+inline constexpr std::string_view kStopNoticePrefix = "batfill error: ";
 
 // The name Batsim 4 gives the event that carries `data` ("JOB_SUBMITTED", "EXECUTE_JOB", ...),
 // for messages in either protocol's terms; the same for a type T of EventData.
