@@ -189,9 +189,8 @@ std::vector<Termination> BatsimAdapter::terminations_of(const Instant& instant, 
     const CompletionEvent& event = instant.completions[i];
     Termination termination;
     termination.index = i;
-    const auto active = active_.find(event.completed->job_id);
-    if (active != active_.end() && active->second == JobStage::kRunning) {
-      const JobId& id = active->first;
+    const JobId& id = event.completed->job_id;
+    if (scheduler_->stage(id) == JobStage::kRunning) {
       termination.start_sequence = scheduler_->start_sequence_of(id);
       termination.at_planned_end = event.completed->state == protocol::JobState::kWalltimeReached ||
                                    event.time >= scheduler_->planned_end_of(id, now);
@@ -344,19 +343,19 @@ void BatsimAdapter::apply_sched_config(const std::string& text, const EventPosit
 void BatsimAdapter::complete(const JobCompleted& completed, const EventPosition& where, Time now) {
   // Built only for a message: this runs for every completion.
   const auto job = [&completed] { return "job '" + completed.job_id + "'"; };
-  const auto active = active_.find(completed.job_id);
-  if (active == active_.end()) {
-    if (!ended_.contains(completed.job_id)) {
+  switch (scheduler_->stage(completed.job_id)) {
+    case JobStage::kNotSubmitted:
       fail(where, "field 'job_id': " + job() + " was never submitted", "job_id");
-    }
-    fail(where,
-         "field 'job_id': " + job() +
-             (rejected_.contains(completed.job_id) ? " completed but was rejected"
-                                                   : " completed twice"),
-         "job_id");
-  }
-  if (active->second == JobStage::kWaiting) {
-    fail(where, "field 'job_id': " + job() + " completed but was never started", "job_id");
+    case JobStage::kEnded:
+      fail(where,
+           "field 'job_id': " + job() +
+               (scheduler_->was_rejected(completed.job_id) ? " completed but was rejected"
+                                                           : " completed twice"),
+           "job_id");
+    case JobStage::kWaiting:
+      fail(where, "field 'job_id': " + job() + " completed but was never started", "job_id");
+    case JobStage::kRunning:
+      break;
   }
   if (!completed.alloc.empty()) {
     const MachineSet& given = scheduler_->machines_of(completed.job_id);
@@ -374,12 +373,10 @@ void BatsimAdapter::complete(const JobCompleted& completed, const EventPosition&
                std::to_string(scheduler_->corrections_of(completed.job_id)) + " corrections");
   }
   scheduler_->complete(completed.job_id, now);
-  ended_.insert(completed.job_id);
-  active_.erase(active);
 }
 
 bool BatsimAdapter::ever_submitted(const std::string& id) const {
-  return active_.count(id) != 0 || ended_.contains(id);
+  return scheduler_->stage(id) != JobStage::kNotSubmitted;
 }
 
 namespace {
@@ -414,7 +411,6 @@ void BatsimAdapter::submit(std::vector<std::pair<EventPosition, const JobSubmitt
                    "' carries resize requests; Batsim cannot grow an allocation, so it runs "
                    "without them (docs/semantics.md#resize-requests-of-running-jobs)");
     }
-    active_.emplace(submitted->job.id, JobStage::kWaiting);
     Job job = core_job(submitted->job, now);
     job.runtime = submitted->forwarded_delay;
     scheduler_->submit(std::move(job));
@@ -484,19 +480,11 @@ void BatsimAdapter::decide(Time now, Message& reply) {
           GrantResize{std::move(decision.job_id), std::move(decision.machines)});
       continue;
     }
-    const auto active = active_.find(decision.job_id);
-    if (active == active_.end()) {
-      throw std::logic_error("the core decided on job '" + decision.job_id + "', never submitted");
-    }
     if (decision.kind == Decision::Kind::kReject) {
-      ended_.insert(active->first);
-      rejected_.insert(active->first);
-      active_.erase(active);
       log_.info("rejected at " + format_seconds(now) + " s: " + decision.reason.text());
       reply.events.push_back(stamped(reply.now, RejectJob{std::move(decision.job_id)}));
       reply.in_process.rejection_reasons.push_back(std::move(decision.reason));
     } else {
-      active->second = JobStage::kRunning;
       if (log_.debugging()) {
         log_.debug("start " + decision.job_id + " at " + format_seconds(now) + " s on " +
                    to_string(decision.machines));

@@ -72,6 +72,7 @@ void Scheduler::complete(const JobId& id, Time now) {
     to_learn_.push_back({now, it->second.start_sequence, job, now - it->second.start});
   }
   running_.erase(it);
+  ended_.insert(job.id);
   policy_->on_job_completed(job);
 }
 
@@ -264,8 +265,14 @@ Scheduler::Admission Scheduler::admission(const Job& job) const {
   return admission;
 }
 
+JobStage Scheduler::stage(const JobId& id) const {
+  if (waiting_.count(id) != 0) return JobStage::kWaiting;
+  if (running_.count(id) != 0) return JobStage::kRunning;
+  return ended_.contains(id) ? JobStage::kEnded : JobStage::kNotSubmitted;
+}
+
 void Scheduler::submit(Job job) {
-  if (waiting_.count(job.id) != 0 || running_.count(job.id) != 0) {
+  if (stage(job.id) != JobStage::kNotSubmitted) {
     throw std::invalid_argument("job '" + job.id + "' submitted twice");
   }
   Admission admitted = admission(job);
@@ -290,6 +297,8 @@ void Scheduler::reject(const Job& job, std::string reason) {
   decision.kind = Decision::Kind::kReject;
   decision.job_id = job.id;
   decision.reason = Rejection("", job.id, std::move(reason));
+  ended_.insert(job.id);
+  rejected_.insert(job.id);
 }
 
 std::vector<Decision> Scheduler::schedule(Time now) {

@@ -144,15 +144,6 @@ class BatsimAdapter : public protocol::DecisionProcess {
   Log log_;
   std::unique_ptr<Scheduler> scheduler_;
   std::vector<std::string> machine_names_;
-  // The waiting and running jobs: decisions and completions look jobs up here, in a table
-  // small enough to stay in cache.
-  std::unordered_map<JobId, JobStage, JobIdHash> active_;
-  // Jobs that ended, as compact id sets: a replay of millions of jobs must still refuse a job
-  // submitted or completed twice (a real Batsim's bug, or a protocol mix-up) without keeping
-  // every id as a string. Every submission is checked against ended_ alone; rejected_ only
-  // tells the outcome apart in an error message.
-  IdSet ended_;  // completed or rejected
-  IdSet rejected_;
   std::vector<Decision> decisions_;  // one pass's, its buffer kept from pass to pass
   std::set<Time> wake_ups_;          // CALL_ME_LATER times asked for and not yet reached
   // The embedded simulator replays resize requests

@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "batfill/common/id_set.hpp"
 #include "batfill/common/rejection.hpp"
 #include "batfill/core/correction_clock.hpp"
 #include "batfill/core/job.hpp"
@@ -122,6 +123,11 @@ class Scheduler {
   std::size_t running_count() const { return running_.size(); }  // granted resizes included
   // Machines of a running job; throws std::invalid_argument if it is not running.
   const MachineSet& machines_of(const JobId& id) const;
+  // Where job `id` is: never submitted, waiting, running, or ended (completed or rejected; a
+  // rejected job has ended from its submission on). Resize requests are not jobs.
+  JobStage stage(const JobId& id) const;
+  // Whether job `id` was rejected.
+  bool was_rejected(const JobId& id) const { return rejected_.contains(id); }
 
  private:
   // The admission rules, the same for submit() and estimate_start(): the job's queue, or why
@@ -192,6 +198,11 @@ class Scheduler {
   SlotUsage slots_;
   std::vector<Decision> pending_;  // rejections made since the last schedule()
   ResizeBook resizes_;
+  // Jobs that ended, as compact id sets: a replay of millions of jobs must still refuse a job
+  // submitted or completed twice (a real Batsim's bug, or a protocol mix-up) without keeping
+  // every id as a string. rejected_ only tells the outcome apart.
+  IdSet ended_;  // completed or rejected
+  IdSet rejected_;
 };
 
 }  // namespace batfill
