@@ -32,7 +32,20 @@ namespace batfill {
 class FreeRuns {
  public:
   // The runs with at least `nodes` free in a plan whose origin is `origin`.
-  FreeRuns(int nodes, Time origin) : nodes_(nodes), scanned_(origin), origin_(origin) {}
+  FreeRuns(int nodes, Time origin) { reset(nodes, origin); }
+  FreeRuns() = default;
+
+  // As if made again for `nodes` and `origin`, its memory kept.
+  void reset(int nodes, Time origin) {
+    nodes_ = nodes;
+    runs_.clear();
+    given_back_.clear();
+    longest_.clear();
+    longest_known_ = 0;
+    open_start_ = kNever;
+    scanned_ = origin;
+    origin_ = origin;
+  }
 
   int nodes() const { return nodes_; }
 
@@ -194,7 +207,7 @@ class FreeRuns {
     }
   }
 
-  int nodes_;
+  int nodes_ = 0;
   std::vector<Run> runs_;        // closed runs, in time order
   std::vector<Run> given_back_;  // capacity given back since the last question
   std::vector<Run> read_;        // the runs read again
@@ -202,8 +215,8 @@ class FreeRuns {
   std::vector<Time> longest_;
   std::size_t longest_known_ = 0;
   Time open_start_ = kNever;  // the start of the run still open at `scanned_`, if any
-  Time scanned_;              // instants before it are read
-  Time origin_;
+  Time scanned_ = 0;          // instants before it are read
+  Time origin_ = 0;
 };
 
 }  // namespace batfill
