@@ -35,6 +35,8 @@ class AvailabilityProfile {
   // (start, free nodes until the next start), by start; the last step lasts for ever.
   using Step = std::pair<Time, int>;
   const std::vector<Step>& steps() const { return free_; }
+  // The index in steps() of the step holding `time` (the first if `time` is before it).
+  std::size_t step_holding(Time time) const { return step_at(time); }
 
   // Takes / gives back `nodes` nodes over [start, end); end may be kNever ("for ever"). The
   // part before the origin is ignored: it is history. A profile may go below zero only when
