@@ -125,6 +125,101 @@ TEST(Energy, WithoutEnergyNothingChanges) {
   EXPECT_EQ(result.output.find("energy:"), std::string::npos);
 }
 
+// Decisions of a scripted Batsim 5 EDC (tests/support/misbehaving_edc.cpp): each line is a
+// text to wait for in a request and the events to decide then.
+const std::string kJob1Submitted = R"("job_id":"w0!1","job")";
+const std::string kJob2Submitted = R"("job_id":"w0!2","job")";
+
+std::string execute(const std::string& job, const std::string& hosts) {
+  return R"({"timestamp":NOW,"event_type":"ExecuteJobEvent","event":{"job_id":")" + job +
+         R"(","allocation":{"host_allocation":")" + hosts +
+         R"(","executor_placement_type":"PredefinedExecutorPlacementStrategyWrapper",)"
+         R"("executor_placement":{"strategy":"SpreadOverHostsFirst"}}}})";
+}
+
+std::string turn(const std::string& hosts, int pstate) {
+  return R"({"timestamp":NOW,"event_type":"TurnOnOffHostsEvent","event":{"host_ids":")" + hosts +
+         R"(","state":)" + std::to_string(pstate) + "}}";
+}
+
+std::string turned(const std::string& hosts, int pstate) {
+  return R"("event_type":"HostsTurnedOnOffEvent","event":{"host_ids":")" + hosts + R"(","state":)" +
+         std::to_string(pstate) + "}";
+}
+
+cli_testing::CommandResult simulate_script(
+    const std::vector<std::pair<std::string, std::string>>& lines, const std::string& prefix,
+    const std::string& energy = " --energy") {
+  std::string script = "script";
+  for (const auto& [trigger, events] : lines) script += "\n" + trigger + "\t" + events;
+  return run("simulate " + kWorkload + " --platform " + kPlatform + energy +
+             " --no-progress --scheduler-library " BATFILL_MISBEHAVING_EDC " --scheduler-init '" +
+             script + "' --output " + prefix);
+}
+
+// By hand: h1 switches off at 0 (1 flop at 0.5 flop/s: 2 s at 50 W), sleeps from 2 to 20 (5 W),
+// switches on from 20 (1 flop at 0.25 flop/s: 4 s at 40 W), and computes job 2 with h0 from 24
+// to 34 (200 W each); h0 idles until then (100 W), job 1 being a delay. From 0 to 34:
+// h0 24 x 100 + 10 x 200 = 4400 J, h1 100 + 90 + 160 + 2000 = 2350 J.
+TEST(Energy, Batsim5PowerDecisionsSwitchMachines) {
+  const std::string dir = cli_testing::output_dir();
+  const cli_testing::CommandResult result =
+      simulate_script({{kJob1Submitted, execute("w0!1", "0") + "," + turn("1", 2)},
+                       {kJob2Submitted, turn("1", 0)},
+                       {turned("1", 0), execute("w0!2", "0-1")}},
+                      dir + "/out");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const auto schedule = read_csv(dir + "/out_schedule.csv");
+  ASSERT_EQ(schedule.size(), 1u);
+  EXPECT_EQ(schedule[0].at("consumed_joules"), "6750.000000");
+  EXPECT_EQ(schedule[0].at("nb_machine_switches"), "2");
+  EXPECT_EQ(schedule[0].at("nb_grouped_switches"), "2");
+  EXPECT_EQ(schedule[0].at("time_switching_off"), "2.000000");
+  EXPECT_EQ(schedule[0].at("time_sleeping"), "18.000000");
+  EXPECT_EQ(schedule[0].at("time_switching_on"), "4.000000");
+  EXPECT_EQ(schedule[0].at("time_computing"), "30.000000");
+  EXPECT_EQ(schedule[0].at("time_idle"), "14.000000");
+  EXPECT_EQ(read_file(dir + "/out_pstate_changes.csv"),
+            "time,machine_id,new_pstate\n0,0-1,0\n0,1,-2\n2,1,2\n20,1,-1\n24,1,0\n");
+  EXPECT_EQ(read_csv(dir + "/out_jobs.csv")[1].at("starting_time"), "24.000000");
+}
+
+// What Batsim refuses (or aborts on) is refused naming the decision and the machine.
+TEST(Energy, BadPowerDecisionsAreRefused) {
+  const std::string dir = cli_testing::output_dir();
+  const std::pair<std::vector<std::pair<std::string, std::string>>, std::string> cases[] = {
+      {{{kJob1Submitted, turn("1", 9)}},
+       "invalid decision at t=0.000000: SET_RESOURCE_STATE of machines '1' to pstate 9: machine 1 "
+       "('h1') has no pstate 9 (it has 5)"},
+      {{{kJob1Submitted, turn("1", 3)}},
+       "SET_RESOURCE_STATE of machines '1' to pstate 3: machine 1 ('h1') passes through pstate 3 "
+       "only while switching"},
+      {{{kJob1Submitted, execute("w0!1", "0") + "," + turn("0", 2)}},
+       "SET_RESOURCE_STATE of machines '0' to pstate 2: machine 0 ('h0') is computing a job"},
+      {{{kJob1Submitted, turn("1", 2)}, {turned("1", 2), turn("1", 2)}},
+       "invalid decision at t=2.000000: SET_RESOURCE_STATE of machines '1' to pstate 2: machine 1 "
+       "('h1') sleeps: it goes from one sleep pstate to another only through a computation pstate"},
+      {{{kJob1Submitted, turn("1", 2)}, {turned("1", 2), execute("w0!1", "1")}},
+       "invalid decision at t=2.000000: EXECUTE_JOB of 'w0!1' on machine 1 ('h1'), which is "
+       "sleeping"},
+      {{{kJob1Submitted, turn("1", 2) + "," + execute("w0!1", "1")}},
+       "EXECUTE_JOB of 'w0!1' on machine 1 ('h1'), which is switching off"},
+      {{{kJob1Submitted, turn("0", 1)}},
+       "machine 0 ('h0') would only change its computation pstate, which turning on or off "
+       "cannot do"},
+  };
+  for (const auto& [script, message] : cases) {
+    const cli_testing::CommandResult result = simulate_script(script, dir + "/out");
+    EXPECT_NE(result.exit_code, 0) << message;
+    EXPECT_NE(result.output.find(message), std::string::npos) << result.output;
+  }
+  const cli_testing::CommandResult without =
+      simulate_script({{kJob1Submitted, turn("1", 2)}}, dir + "/out", "");
+  EXPECT_NE(without.exit_code, 0);
+  EXPECT_NE(without.output.find("SET_RESOURCE_STATE without --energy"), std::string::npos)
+      << without.output;
+}
+
 TEST(Energy, NeedsAPlatform) {
   const cli_testing::CommandResult result =
       run("simulate " + kWorkload + " --energy --no-progress");
