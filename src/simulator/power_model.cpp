@@ -1,6 +1,7 @@
 #include "power_model.hpp"
 
 #include <simgrid/plugins/energy.h>
+#include <simgrid/simix.hpp>
 
 #include <map>
 #include <stdexcept>
@@ -108,6 +109,7 @@ std::vector<SwitchStart> PowerModel::decide(const protocol::SetResourceState& de
                                             std::vector<protocol::Event>& acks) {
   check(decision, now);
   trace_energy(now, 'p');
+  wattmin_.reset();
   ++grouped_switches_;
   machine_switches_ += machine_count(decision.resources);
   pending_.push_back({decision.resources, decision.resources, decision.pstate, decision.change});
@@ -137,6 +139,7 @@ std::vector<SwitchStart> PowerModel::decide(const protocol::SetResourceState& de
 
 void PowerModel::switch_done(int id, int pstate, Time now, std::vector<protocol::Event>& acks) {
   Machine& machine = machines_[static_cast<std::size_t>(id)];
+  wattmin_.reset();
   if (machine.state == MachineState::kSwitchingOn) change_state(id, MachineState::kIdle, now);
   if (machine.state == MachineState::kSwitchingOff) change_state(id, MachineState::kSleeping, now);
   for (auto it = pending_.begin(); it != pending_.end(); ++it) {
@@ -200,7 +203,24 @@ void PowerModel::change_state(int id, MachineState state, Time now) {
   machine.since = now;
 }
 
+// The plugin brings a host's count up to SimGrid's clock lazily, at a read, each read a simcall:
+// reading the machines in one simcall (where the plugin's own simcalls run directly) makes every
+// later read at the same clock a plain read.
+// The joules consumed by a time do not depend on what changes at that time: the total is kept
+// for the clock, and the least power until a pstate changes.
+void PowerModel::update_joules() const {
+  const double clock = sg4::Engine::get_clock();
+  if (clock == updated_at_) return;
+  simgrid::kernel::actor::simcall_answered([this] {
+    total_ = 0;
+    for (const Machine& machine : machines_) total_ += sg_host_get_consumed_energy(machine.host);
+  });
+  updated_at_ = clock;
+  wattmin_.reset();
+}
+
 double PowerModel::joules_of(const MachineSet& machines) const {
+  update_joules();
   double joules = 0;
   for_each_id(machines, [&](int id) {
     joules += sg_host_get_consumed_energy(machines_[static_cast<std::size_t>(id)].host);
@@ -209,16 +229,18 @@ double PowerModel::joules_of(const MachineSet& machines) const {
 }
 
 double PowerModel::total_joules() const {
-  double joules = 0;
-  for (const Machine& machine : machines_) joules += sg_host_get_consumed_energy(machine.host);
-  return joules;
+  update_joules();
+  return total_;
 }
 
 double PowerModel::wattmin() const {
+  update_joules();
+  if (wattmin_) return *wattmin_;
   double watts = 0;
   for (const Machine& machine : machines_) {
     watts += sg_host_get_wattmin_at(machine.host, static_cast<int>(machine.host->get_pstate()));
   }
+  wattmin_ = watts;
   return watts;
 }
 

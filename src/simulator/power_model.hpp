@@ -67,6 +67,7 @@ class PowerModel {
   void check(const protocol::SetResourceState& decision, Time now) const;
   void check_machine(const protocol::SetResourceState& decision, int id, Time now) const;
   void change_state(int id, MachineState state, Time now);
+  void update_joules() const;
   double joules_of(const MachineSet& machines) const;
   double wattmin() const;
   void trace_energy(Time now, char event) const;
@@ -83,6 +84,11 @@ class PowerModel {
   double last_end_joules_ = 0;
   long long machine_switches_ = 0;
   long long grouped_switches_ = 0;
+  // SimGrid's clock when every machine's joules were last read, their sum then, and the sum of
+  // their least powers in their pstates (reset when a pstate changes).
+  mutable double updated_at_ = -1;
+  mutable double total_ = 0;
+  mutable std::optional<double> wattmin_;
 };
 
 }  // namespace batfill::simulator
