@@ -31,9 +31,6 @@ constexpr const char* event_type() {
   if constexpr (std::is_same_v<T, CallMeLater>) return "CALL_ME_LATER";
   if constexpr (std::is_same_v<T, SetResourceState>) return "SET_RESOURCE_STATE";
   if constexpr (std::is_same_v<T, ConsumedEnergyQuery>) return "QUERY";
-  // batfill's in-process resize events have names for messages, never a wire form.
-  if constexpr (std::is_same_v<T, ResizeRequested>) return "RESIZE_REQUESTED";
-  if constexpr (std::is_same_v<T, GrantResize>) return "GRANT_RESIZE";
 }
 
 // The keys of a Batsim job object that batfill reads (SubmittedJob's members); every other key
