@@ -58,11 +58,32 @@ constexpr const char* event_type() {
 constexpr const char* kExternalEvent = "ExternalEventOccurredEvent";
 constexpr const char* kGenericExternalEvent = "GenericExternalEvent";
 constexpr const char* kHelloEvent = "EDCHelloEvent";
-// Events left out of the message: power states and probes only answer requests batfill never
-// makes, Batsim's own hello only informs.
-constexpr std::array<const char*, 4> kIgnoredEvents = {"HostsPStateChangedEvent",
-                                                       "HostsTurnedOnOffEvent",
-                                                       "ProbeDataEmittedEvent", "BatsimHelloEvent"};
+// Events left out of the message: probes only answer requests batfill never makes, Batsim's own
+// hello only informs.
+constexpr std::array<const char*, 2> kIgnoredEvents = {"ProbeDataEmittedEvent",
+                                                       "BatsimHelloEvent"};
+
+// The power decisions and their acknowledgements, one pair per kind of change, and the field
+// each names the pstate with (batprotocol's "Host power management").
+struct PowerEvents {
+  PowerChange change;
+  const char* decision;
+  const char* acknowledgement;
+  const char* pstate_field;
+};
+constexpr std::array<PowerEvents, 2> kPowerEvents = {{
+    {PowerChange::kComputationPState, "ChangeHostsPStateEvent", "HostsPStateChangedEvent",
+     "pstate"},
+    {PowerChange::kTurnOnOff, "TurnOnOffHostsEvent", "HostsTurnedOnOffEvent", "state"},
+}};
+constexpr const char* kPowerHosts = "host_ids";
+
+const PowerEvents* power_events_of(PowerChange change) {
+  for (const PowerEvents& events : kPowerEvents) {
+    if (events.change == change) return &events;
+  }
+  return nullptr;
+}
 
 // ---- Parsing ---------------------------------------------------------------------------------
 
@@ -234,6 +255,20 @@ CallMeLater parse_call_me_later(const Fields& event) {
   return CallMeLater{static_cast<Time>(count) * per_unit};
 }
 
+// A power decision or acknowledgement, when `type` names one.
+std::optional<EventData> parse_power_event(std::string_view type, const Fields& event) {
+  for (const PowerEvents& names : kPowerEvents) {
+    const bool decision = type == names.decision;
+    if (!decision && type != names.acknowledgement) continue;
+    const MachineSet hosts = event.machines(kPowerHosts);
+    if (hosts.empty()) event.fail("field " + event.name(kPowerHosts) + " is empty");
+    const int pstate = event.count_or(names.pstate_field, 0);
+    if (decision) return SetResourceState{hosts, pstate, names.change};
+    return ResourceStateChanged{hosts, pstate, names.change};
+  }
+  return std::nullopt;
+}
+
 // The message value of one event; std::nullopt for an event batfill leaves out.
 std::optional<EventData> parse_event_data(std::string_view type, const Fields& event) {
   if (type == event_type<SimulationBegins>()) return parse_simulation_begins(event);
@@ -254,6 +289,7 @@ std::optional<EventData> parse_event_data(std::string_view type, const Fields& e
   if (type == event_type<ExecuteJob>()) return parse_execute_job(event);
   if (type == event_type<RejectJob>()) return RejectJob{event.string("job_id")};
   if (type == event_type<CallMeLater>()) return parse_call_me_later(event);
+  if (std::optional<EventData> power = parse_power_event(type, event)) return power;
   if (std::find(kIgnoredEvents.begin(), kIgnoredEvents.end(), type) != kIgnoredEvents.end()) {
     return std::nullopt;
   }
@@ -494,8 +530,14 @@ struct EventWriter {
     }
   }
   void operator()(const EstimateWaitingTimeQuery& e) const { unsupported(e); }
-  void operator()(const ResourceStateChanged& e) const { unsupported(e); }
-  void operator()(const BatsimAnswer& e) const { unsupported(e); }
+  void operator()(const ResourceStateChanged& e) const {
+    power_event(e.resources, e.pstate, e.change, &PowerEvents::acknowledgement);
+  }
+  void operator()(const SetResourceState& e) const {
+    power_event(e.resources, e.pstate, e.change, &PowerEvents::decision);
+  }
+  void operator()(const ConsumedEnergyQuery& e) const { unsupported(e); }
+  void operator()(const ConsumedEnergyAnswer& e) const { unsupported(e); }
   void operator()(const SimulationEnds&) const {
     write_union(w, "event", event_type<SimulationEnds>());
     write_empty(w);
@@ -542,6 +584,28 @@ struct EventWriter {
     w.EndObject();
   }
   void operator()(const EstimateWaitingTimeAnswer& e) const { unsupported(e); }
+
+  // Batsim 5 names the kind of change in the event, which Batsim 4's SET_RESOURCE_STATE
+  // leaves to the platform.
+  void power_event(const MachineSet& hosts, int pstate, PowerChange change,
+                   const char* PowerEvents::*event) const {
+    const PowerEvents* names = power_events_of(change);
+    if (names == nullptr) {
+      throw std::invalid_argument(
+          "a change to pstate " + std::to_string(pstate) + " of machines " + to_string(hosts) +
+          " that does not say whether it turns them on or off or changes their computation "
+          "pstate has no Batsim 5 event");
+    }
+    if (hosts.empty() || pstate < 0) {
+      throw std::invalid_argument(std::string(names->*event) + " for no host or pstate " +
+                                  std::to_string(pstate));
+    }
+    write_union(w, "event", names->*event);
+    w.StartObject();
+    write_string(w, kPowerHosts, to_string(hosts));
+    write_uint(w, names->pstate_field, static_cast<std::uint64_t>(pstate));
+    w.EndObject();
+  }
 
   // Named as Batsim 4 names it, the only protocol that has it.
   [[noreturn]] static void unsupported(const EventData& value) {

@@ -25,12 +25,14 @@ template const char* event_type_name<RequestedCall>();
 template const char* event_type_name<BatsimNotify>();
 template const char* event_type_name<EstimateWaitingTimeQuery>();
 template const char* event_type_name<ResourceStateChanged>();
-template const char* event_type_name<BatsimAnswer>();
+template const char* event_type_name<ConsumedEnergyAnswer>();
 template const char* event_type_name<SimulationEnds>();
 template const char* event_type_name<ExecuteJob>();
 template const char* event_type_name<RejectJob>();
 template const char* event_type_name<CallMeLater>();
 template const char* event_type_name<EstimateWaitingTimeAnswer>();
+template const char* event_type_name<SetResourceState>();
+template const char* event_type_name<ConsumedEnergyQuery>();
 
 std::string stop_notice_text(const std::string& what) {
   std::string text(kStopNoticePrefix);
