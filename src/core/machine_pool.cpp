@@ -26,7 +26,8 @@ MachinePool::MachinePool(int machine_count)
     : size_(machine_count),
       free_(machine_count),
       busy_(machine_count),
-      unavailable_(machine_count) {
+      unavailable_(machine_count),
+      powered_off_(machine_count) {
   free_.for_each_word(0, size_ - 1, [&](std::size_t w, Word mask) { free_.word(w) |= mask; });
   free_count_ = std::max(size_, 0);
 }
@@ -117,7 +118,24 @@ void MachinePool::mark_unavailable(const MachineSet& machines) {
 void MachinePool::mark_available(const MachineSet& machines) {
   for_each_word(machines, [&](std::size_t w, Word mask) {
     unavailable_.word(w) &= ~mask;
-    const Word back = mask & ~busy_.word(w) & ~free_.word(w);
+    const Word back = mask & ~busy_.word(w) & ~powered_off_.word(w) & ~free_.word(w);
+    free_.word(w) |= back;
+    free_count_ += MachineBits::count(back);
+  });
+}
+
+void MachinePool::power_down(const MachineSet& machines) {
+  for_each_word(machines, [&](std::size_t w, Word mask) {
+    powered_off_.word(w) |= mask;
+    free_count_ -= MachineBits::count(free_.word(w) & mask);
+    free_.word(w) &= ~mask;
+  });
+}
+
+void MachinePool::power_up(const MachineSet& machines) {
+  for_each_word(machines, [&](std::size_t w, Word mask) {
+    powered_off_.word(w) &= ~mask;
+    const Word back = mask & ~busy_.word(w) & ~unavailable_.word(w) & ~free_.word(w);
     free_.word(w) |= back;
     free_count_ += MachineBits::count(back);
   });
