@@ -161,3 +161,195 @@ TEST(PowerOff, AReportOfAMachineNotSwitchingIsRefused) {
 
 }  // namespace
 }  // namespace batfill
+
+namespace batfill {
+namespace {
+
+// A literal transcription of the rules of docs/semantics.md#idle-power-off-power_off_after, one
+// machine at a time, kept beside a replay from its decisions alone: at each pass it applies the
+// instant's completions and reports, checks that every start is on awake idle machines, works
+// out the switches the rules ask for, and compares them with the scheduler's.
+class LiteralPowerRules : public testing::ReplayObserver {
+ public:
+  LiteralPowerRules(int machines, PowerOptions options)
+      : options_(options), machines_(static_cast<std::size_t>(machines)) {}
+
+  void before_submit(const Scheduler&, const Job& job, Time) override {
+    waiting_[job.id] = job.nodes;
+  }
+
+  void after_pass(const Scheduler&, Time now, const std::vector<JobId>& completed,
+                  const std::vector<Decision>& decisions) override {
+    if (first_) {
+      for (Machine& m : machines_) m.since = now;
+      first_ = false;
+    }
+    for (const JobId& id : completed) {
+      for_each_id(running_.at(id), [&](int m) {
+        machines_[static_cast<std::size_t>(m)].busy = false;
+        machines_[static_cast<std::size_t>(m)].since = now;
+      });
+      running_.erase(id);
+    }
+    for (auto due = reports_.begin(); due != reports_.end() && due->first == now;) {
+      for (const int m : due->second) {
+        Machine& machine = machines_[static_cast<std::size_t>(m)];
+        machine.state = machine.state == kSwitchingOn ? kAwake : kAsleep;
+        machine.since = now;
+      }
+      due = reports_.erase(due);
+    }
+    std::vector<int> off, on;
+    for (const Decision& d : decisions) {
+      if (d.kind == Decision::Kind::kReject) waiting_.erase(d.job_id);
+      if (d.kind == Decision::Kind::kExecute) {
+        for_each_id(d.machines, [&](int m) {
+          Machine& machine = machines_[static_cast<std::size_t>(m)];
+          EXPECT_TRUE(machine.state == kAwake && !machine.busy)
+              << "job " << d.job_id << " started at " << to_seconds_text(now) << " on machine "
+              << m << ", not awake and idle";
+          machine.busy = true;
+        });
+        running_[d.job_id] = d.machines;
+        waiting_.erase(d.job_id);
+      }
+      if (d.kind == Decision::Kind::kSwitchPower) {
+        for_each_id(d.machines, [&](int m) {
+          (d.power == PowerTarget::kSleep ? off : on).push_back(m);
+        });
+      }
+    }
+    const auto [expected_off, expected_on] = literal_switches(now);
+    EXPECT_EQ(off, expected_off) << "switched off at " << to_seconds_text(now);
+    EXPECT_EQ(on, expected_on) << "switched on at " << to_seconds_text(now);
+    for (const int m : off) apply_switch(m, kSwitchingOff, now + options_.switch_off, now);
+    for (const int m : on) apply_switch(m, kSwitchingOn, now + options_.switch_on, now);
+    switches_ += static_cast<int>(off.size() + on.size());
+  }
+
+  int switches() const { return switches_; }
+
+ private:
+  enum State { kAwake, kSwitchingOff, kAsleep, kSwitchingOn };
+  struct Machine {
+    State state = kAwake;
+    bool busy = false;
+    Time since = 0;
+  };
+
+  std::pair<std::vector<int>, std::vector<int>> literal_switches(Time now) const {
+    long long demand = 0;
+    for (const auto& [id, nodes] : waiting_) demand += nodes;
+    demand = std::min<long long>(demand, static_cast<long long>(machines_.size()));
+    int free = 0, coming = 0, awake = 0;
+    for (const Machine& m : machines_) {
+      free += m.state == kAwake && !m.busy;
+      coming += m.state == kSwitchingOn;
+      awake += m.state == kAwake;
+    }
+    std::vector<int> off, on;
+    if (demand > free + coming) {  // rule 1: the lowest asleep machines
+      for (std::size_t m = 0; m < machines_.size(); ++m) {
+        if (static_cast<long long>(on.size()) == demand - free - coming) break;
+        if (machines_[m].state == kAsleep) on.push_back(static_cast<int>(m));
+      }
+      return {off, on};
+    }
+    // Rule 2: the highest idle machines idle long enough, one at a time while the rule allows.
+    for (std::size_t i = machines_.size(); i-- > 0;) {
+      const Machine& m = machines_[i];
+      if (m.state != kAwake || m.busy || now - m.since < options_.off_after) continue;
+      if (free - 1 + coming < demand || awake - 1 < options_.keep_awake) break;
+      off.insert(off.begin(), static_cast<int>(i));
+      --free;
+      --awake;
+    }
+    return {off, on};
+  }
+
+  void apply_switch(int m, State state, Time report, Time now) {
+    machines_[static_cast<std::size_t>(m)].state = state;
+    machines_[static_cast<std::size_t>(m)].since = now;
+    reports_[report].push_back(m);
+  }
+
+  static std::string to_seconds_text(Time t) { return std::to_string(static_cast<long>(t / kMicrosecondsPerSecond)) + " s"; }
+
+  PowerOptions options_;
+  std::vector<Machine> machines_;
+  std::map<JobId, int> waiting_;
+  std::map<JobId, MachineSet> running_;
+  std::map<Time, std::vector<int>> reports_;
+  bool first_ = true;
+  int switches_ = 0;
+};
+
+std::vector<testing::TraceJob> random_trace(std::mt19937& random, int machine) {
+  auto uniform = [&](int low, int high) {
+    return std::uniform_int_distribution<int>(low, high)(random);
+  };
+  std::vector<testing::TraceJob> trace;
+  const int jobs = uniform(5, 40);
+  int submit = 0;
+  for (int i = 0; i < jobs; ++i) {
+    // Bursts and long gaps, so that machines idle long enough to sleep and are woken again.
+    submit += uniform(0, 3) == 0 ? 0 : uniform(0, 4) == 0 ? uniform(100, 600) : uniform(0, 40);
+    testing::TraceJob t = testing::trace_job(
+        std::to_string(i), from_seconds(submit), uniform(1, machine),
+        from_seconds(uniform(1, 20) * 10), 0, uniform(0, 1) == 0 ? "1" : "2", uniform(0, 2));
+    t.runtime = uniform(0, 2) == 0 ? from_seconds(uniform(0, 200)) : t.job.time_limit;
+    trace.push_back(t);
+  }
+  return trace;
+}
+
+// Two queues, one of them low priority without backfilling and with a user limit.
+std::shared_ptr<const QueueConfig> two_queues(int machine) {
+  auto config = std::make_shared<QueueConfig>();
+  QueueSpec high;
+  high.name = "high";
+  high.ids = {"1"};
+  high.priority = 1;
+  QueueSpec low;
+  low.name = "low";
+  low.ids = {"2"};
+  low.backfill = false;
+  low.user_slot_limit = machine;
+  config->queues = {high, low};
+  return config;
+}
+
+TEST(PowerOffLiteral, EveryPassSwitchesAsTheRulesSayUnderEveryPolicy) {
+  constexpr int kMachine = 8;
+  std::mt19937 random(2026);
+  int switches = 0;
+  for (int round = 0; round < 60; ++round) {
+    const std::vector<testing::TraceJob> trace = random_trace(random, kMachine);
+    SchedulerOptions options;
+    options.power.off_after = from_seconds(std::uniform_int_distribution<int>(0, 3)(random) * 40);
+    options.power.switch_off = from_seconds(std::uniform_int_distribution<int>(0, 30)(random));
+    options.power.switch_on = from_seconds(std::uniform_int_distribution<int>(0, 150)(random));
+    options.power.keep_awake = std::uniform_int_distribution<int>(0, 3)(random);
+    for (const std::string& policy : kPolicies) {
+      for (const int variant : {0, 1, 2}) {
+        SchedulerOptions run = options;
+        if (variant == 1 && policy != "conservative") {  // the spec's CONSERVATIVE plans walltimes
+          run.predictor = "tsafrir";
+          run.corrector = "reqtime";
+        }
+        if (variant == 2) run.queues = two_queues(kMachine);
+        LiteralPowerRules literal(kMachine, run.power);
+        const testing::ReplayResult result =
+            testing::replay(trace, kMachine, policy, run, &literal);
+        ASSERT_FALSE(::testing::Test::HasFailure())
+            << policy << " variant " << variant << " round " << round;
+        EXPECT_EQ(result.start.size() + result.rejected.size(), trace.size());
+        switches += literal.switches();
+      }
+    }
+  }
+  EXPECT_GT(switches, 1000);  // the workloads do make machines sleep and wake
+}
+
+}  // namespace
+}  // namespace batfill
