@@ -438,10 +438,10 @@ Time Scheduler::estimate_start(const Job& job, Time now) const {
   return policy_->estimate_start(queued, pending, view);
 }
 
-// docs/semantics.md#idle-power-off-power_off_after: the demand is every waiting job's nodes.
+// docs/semantics.md#idle-power-off-power_off_after: the demand is the policy's, by default every
+// waiting job's nodes.
 void Scheduler::switch_power(Time now, std::vector<Decision>& decisions) {
-  long long demand = 0;
-  for (const Job* job : waiting_queue()) demand += job->nodes;
+  const long long demand = policy_->power_demand(waiting_queue());
   for (PowerSwitch& change : power_->decide(now, demand, pool_)) {
     if (change.target == PowerTarget::kSleep) pool_.power_down(change.machines);
     Decision& decision = decisions.emplace_back();

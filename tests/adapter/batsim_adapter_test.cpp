@@ -208,7 +208,8 @@ TEST(BatsimAdapter, UnknownSchedConfigKeyIsAnError) {
     EXPECT_STREQ(e.what(),
                  "event 0 (SIMULATION_BEGINS): field 'config.sched-config': unknown "
                  "key 'foo' (valid: backfill, order, alloc, predictor, predictor_options, "
-                 "corrector, backfill_order, queues, batching)");
+                 "corrector, backfill_order, queues, batching, power_off_after, power_switch_on, "
+      "power_switch_off, power_keep_awake, pstate_sleep, pstate_compute)");
   }
 }
 

@@ -20,6 +20,13 @@ struct PowerOptions {
   Time switch_on = 0;       // how long a switch on takes, as the plan counts it
   Time switch_off = 0;
   int keep_awake = 0;  // machines never switched off, busy or idle
+  // The platform's pstates of the two states, which the core never reads: the adapter names them
+  // in its switch decisions and recognises them in the platform's reports.
+  int sleep_pstate = -1;  // -1: not given
+  int compute_pstate = 0;
+  // Ask the platform for its consumed energy whenever jobs are submitted, and check that it never
+  // decreases (batsched's energy_watcher); the adapter's, not the core's.
+  bool watch_energy = false;
   bool enabled() const { return off_after != kNever; }
 };
 
