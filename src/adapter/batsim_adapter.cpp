@@ -259,7 +259,7 @@ void BatsimAdapter::file_event(const EventPosition& where, Time timestamp, Insta
     instant.wake_up = true;
     if (log_.debugging()) log_.debug(where.text() + ": requested call");
   } else if (std::holds_alternative<ResourceStateChanged>(data) ||
-             std::holds_alternative<BatsimAnswer>(data)) {
+             std::holds_alternative<ConsumedEnergyAnswer>(data)) {
     // Replies to requests batfill never makes (power states, energy): nothing depends on them.
     log_.warning(where.text() + ": not expected by batfill, ignored");
   } else if (std::holds_alternative<SimulationEnds>(data)) {

@@ -37,6 +37,28 @@ constexpr std::array<std::pair<Notification, const char*>, 2> kMachineEvents = {
     {Notification::kMachinesAvailable, "machine_available"},
 }};
 
+// The power decisions and their acknowledgements, one pair per kind of change, and the field
+// each names the pstate with (batprotocol's "Host power management").
+struct PowerEvents {
+  PowerChange change;
+  const char* decision;
+  const char* acknowledgement;
+  const char* pstate_field;
+};
+constexpr std::array<PowerEvents, 2> kPowerEvents = {{
+    {PowerChange::kComputationPState, "ChangeHostsPStateEvent", "HostsPStateChangedEvent",
+     "pstate"},
+    {PowerChange::kTurnOnOff, "TurnOnOffHostsEvent", "HostsTurnedOnOffEvent", "state"},
+}};
+constexpr const char* kPowerHosts = "host_ids";
+
+const PowerEvents* power_events_of(PowerChange change) {
+  for (const PowerEvents& events : kPowerEvents) {
+    if (events.change == change) return &events;
+  }
+  return nullptr;
+}
+
 // ---- Parsing ---------------------------------------------------------------------------------
 
 // The table name of union field `field`: flatbuffers writes it as `field_type`.
@@ -205,6 +227,20 @@ CallMeLater parse_call_me_later(const Fields& event) {
   return CallMeLater{static_cast<Time>(count) * per_unit};
 }
 
+// A power decision or acknowledgement, when `type` names one.
+std::optional<EventData> parse_power_event(std::string_view type, const Fields& event) {
+  for (const PowerEvents& names : kPowerEvents) {
+    const bool decision = type == names.decision;
+    if (!decision && type != names.acknowledgement) continue;
+    const MachineSet hosts = event.machines(kPowerHosts);
+    if (hosts.empty()) event.fail("field " + event.name(kPowerHosts) + " is empty");
+    const int pstate = event.count_or(names.pstate_field, 0);
+    if (decision) return SetResourceState{hosts, pstate, names.change};
+    return ResourceStateChanged{hosts, pstate, names.change};
+  }
+  return std::nullopt;
+}
+
 // The message value of one event; std::nullopt for an event batfill leaves out.
 std::optional<EventData> parse_event_data(std::string_view type, const Fields& event) {
   if (type == "SimulationBeginsEvent") return parse_simulation_begins(event);
@@ -225,12 +261,9 @@ std::optional<EventData> parse_event_data(std::string_view type, const Fields& e
   if (type == "ExecuteJobEvent") return parse_execute_job(event);
   if (type == "RejectJobEvent") return RejectJob{event.string("job_id"), {}};
   if (type == "CallMeLaterEvent") return parse_call_me_later(event);
-  // Power states and probes only answer requests batfill never makes; Batsim's own hello is
-  // informative.
-  if (type == "HostsPStateChangedEvent" || type == "HostsTurnedOnOffEvent" ||
-      type == "ProbeDataEmittedEvent" || type == "BatsimHelloEvent") {
-    return std::nullopt;
-  }
+  if (std::optional<EventData> power = parse_power_event(type, event)) return power;
+  // Probes only answer requests batfill never makes; Batsim's own hello is informative.
+  if (type == "ProbeDataEmittedEvent" || type == "BatsimHelloEvent") return std::nullopt;
   event.fail("event type '" + std::string(type) + "' is not supported by batfill");
 }
 
@@ -468,8 +501,14 @@ struct EventWriter {
     }
   }
   void operator()(const EstimateWaitingTimeQuery&) const { unsupported("QUERY"); }
-  void operator()(const ResourceStateChanged&) const { unsupported("RESOURCE_STATE_CHANGED"); }
-  void operator()(const BatsimAnswer&) const { unsupported("ANSWER"); }
+  void operator()(const ResourceStateChanged& e) const {
+    power_event(e.resources, e.pstate, e.change, &PowerEvents::acknowledgement);
+  }
+  void operator()(const SetResourceState& e) const {
+    power_event(e.resources, e.pstate, e.change, &PowerEvents::decision);
+  }
+  void operator()(const ConsumedEnergyQuery&) const { unsupported("QUERY consumed_energy"); }
+  void operator()(const ConsumedEnergyAnswer&) const { unsupported("ANSWER consumed_energy"); }
   // batfill's in-process resize events (docs/semantics.md#resize-requests-of-running-jobs).
   void operator()(const ResizeRequested&) const { unsupported("RESIZE_REQUESTED"); }
   void operator()(const GrantResize&) const { unsupported("GRANT_RESIZE"); }
@@ -519,6 +558,28 @@ struct EventWriter {
     w.EndObject();
   }
   void operator()(const EstimateWaitingTimeAnswer&) const { unsupported("ANSWER"); }
+
+  // Batsim 5 names the kind of change in the event, which Batsim 4's SET_RESOURCE_STATE
+  // leaves to the platform.
+  void power_event(const MachineSet& hosts, int pstate, PowerChange change,
+                   const char* PowerEvents::*event) const {
+    const PowerEvents* names = power_events_of(change);
+    if (names == nullptr) {
+      throw std::invalid_argument(
+          "a change to pstate " + std::to_string(pstate) + " of machines " + to_string(hosts) +
+          " that does not say whether it turns them on or off or changes their computation "
+          "pstate has no Batsim 5 event");
+    }
+    if (hosts.empty() || pstate < 0) {
+      throw std::invalid_argument(std::string(names->*event) + " for no host or pstate " +
+                                  std::to_string(pstate));
+    }
+    write_union(w, "event", names->*event);
+    w.StartObject();
+    write_string(w, kPowerHosts, to_string(hosts));
+    write_uint(w, names->pstate_field, static_cast<std::uint64_t>(pstate));
+    w.EndObject();
+  }
 
   [[noreturn]] static void unsupported(const char* what) {
     throw std::invalid_argument(std::string(what) + " has no Batsim 5 event");

@@ -133,13 +133,24 @@ BatsimNotify parse_notify(const Fields& data) {
   return notify;
 }
 
-EstimateWaitingTimeQuery parse_query(const Fields& data) {
+// Batsim queries estimate_waiting_time; a scheduler queries consumed_energy, which takes no
+// argument.
+EventData parse_query(const Fields& data) {
   const Fields requests = data.object("requests");
-  if (requests.find("estimate_waiting_time") == nullptr) {
-    data.fail("unsupported request in 'requests': " + json_text(requests.value()) +
-              " (Batsim only queries estimate_waiting_time)");
+  if (requests.find(wire::kConsumedEnergy) != nullptr) {
+    if (requests.value().MemberCount() != 1 ||
+        !requests.object(wire::kConsumedEnergy).value().ObjectEmpty()) {
+      data.fail("field 'requests' must be exactly {\"" + std::string(wire::kConsumedEnergy) +
+                "\": {}}, got " + json_text(requests.value()));
+    }
+    return ConsumedEnergyQuery{};
   }
-  const Fields query = requests.object("estimate_waiting_time");
+  if (requests.find(wire::kEstimateWaitingTime) == nullptr) {
+    data.fail("unsupported request in 'requests': " + json_text(requests.value()) +
+              " (the queries are " + wire::kEstimateWaitingTime + " and " + wire::kConsumedEnergy +
+              ")");
+  }
+  const Fields query = requests.object(wire::kEstimateWaitingTime);
   EstimateWaitingTimeQuery parsed;
   parsed.job = parse_job(query.object("job"));
   const std::string job_id = query.string("job_id");
@@ -150,17 +161,44 @@ EstimateWaitingTimeQuery parse_query(const Fields& data) {
   return parsed;
 }
 
+// A power state as Batsim writes it: the decimal text of a pstate number.
+int pstate_of(const Fields& data) {
+  const std::string text = data.string("state");
+  int pstate = -1;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), pstate);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size() || pstate < 0) {
+    data.fail("field " + data.name("state") +
+              " must be a pstate number written as a string, got '" + text + "'");
+  }
+  return pstate;
+}
+
+// Batsim aborts on a power decision for no machine.
+MachineSet power_resources(const Fields& data) {
+  MachineSet resources = data.machines("resources");
+  if (resources.empty()) data.fail("field " + data.name("resources") + " is empty");
+  return resources;
+}
+
 ResourceStateChanged parse_resource_state_changed(const Fields& data) {
-  ResourceStateChanged changed;
-  changed.resources = data.machines("resources");
-  changed.state = data.string("state");
-  return changed;
+  return ResourceStateChanged{power_resources(data), pstate_of(data), PowerChange::kByPlatform};
+}
+
+SetResourceState parse_set_resource_state(const Fields& data) {
+  return SetResourceState{power_resources(data), pstate_of(data), PowerChange::kByPlatform};
 }
 
 // The scheduler's ANSWER carries estimate_waiting_time; Batsim's carries consumed_energy.
 EventData parse_answer(const Fields& data) {
-  if (data.find("estimate_waiting_time") == nullptr) return BatsimAnswer{json_text(data.value())};
-  const Fields estimate = data.object("estimate_waiting_time");
+  if (data.find(wire::kEstimateWaitingTime) == nullptr) {
+    const Value& joules = data.require(wire::kConsumedEnergy, "number");
+    if (!joules.IsNumber()) {
+      data.fail("field " + data.name(wire::kConsumedEnergy) + " must be a number, got " +
+                json_text(joules));
+    }
+    return ConsumedEnergyAnswer{joules.GetDouble()};
+  }
+  const Fields estimate = data.object(wire::kEstimateWaitingTime);
   EstimateWaitingTimeAnswer answer;
   answer.job_id = estimate.string("job_id");
   answer.estimated_waiting_time = estimate.time("estimated_waiting_time");
@@ -185,11 +223,12 @@ EventData parse_data(std::string_view type, const Fields& data) {
   if (type == event_type<BatsimNotify>()) return parse_notify(data);
   if (type == event_type<EstimateWaitingTimeQuery>()) return parse_query(data);
   if (type == event_type<ResourceStateChanged>()) return parse_resource_state_changed(data);
-  if (type == event_type<BatsimAnswer>()) return parse_answer(data);
+  if (type == event_type<ConsumedEnergyAnswer>()) return parse_answer(data);
   if (type == event_type<SimulationEnds>()) return SimulationEnds{};
   if (type == event_type<ExecuteJob>()) return parse_execute_job(data);
   if (type == event_type<RejectJob>()) return RejectJob{data.string("job_id"), {}};
   if (type == event_type<CallMeLater>()) return CallMeLater{data.time("timestamp")};
+  if (type == event_type<SetResourceState>()) return parse_set_resource_state(data);
   data.fail("unknown event type '" + std::string(type) + "'");
 }
 
@@ -370,7 +409,7 @@ struct DataWriter {
     w.StartObject();
     w.Key("requests");
     w.StartObject();
-    w.Key("estimate_waiting_time");
+    w.Key(wire::kEstimateWaitingTime);
     w.StartObject();
     write_string(w, "job_id", e.job.id);
     w.Key("job");
@@ -379,13 +418,23 @@ struct DataWriter {
     w.EndObject();
     w.EndObject();
   }
-  void operator()(const ResourceStateChanged& e) const {
+  void operator()(const ResourceStateChanged& e) const { power_state(e.resources, e.pstate); }
+  void operator()(const SetResourceState& e) const { power_state(e.resources, e.pstate); }
+  void operator()(const ConsumedEnergyAnswer& e) const {
     w.StartObject();
-    write_string(w, "resources", to_string(e.resources));
-    write_string(w, "state", e.state);
+    w.Key(wire::kConsumedEnergy);
+    w.Double(e.joules);
     w.EndObject();
   }
-  void operator()(const BatsimAnswer& e) const { write_raw_object(w, e.data_json, "ANSWER data"); }
+  void operator()(const ConsumedEnergyQuery&) const {
+    w.StartObject();
+    w.Key("requests");
+    w.StartObject();
+    w.Key(wire::kConsumedEnergy);
+    empty();
+    w.EndObject();
+    w.EndObject();
+  }
   void operator()(const SimulationEnds&) const { empty(); }
   void operator()(const ResizeRequested&) const { in_process_only("RESIZE_REQUESTED"); }
   void operator()(const GrantResize&) const { in_process_only("GRANT_RESIZE"); }
@@ -413,7 +462,7 @@ struct DataWriter {
   }
   void operator()(const EstimateWaitingTimeAnswer& e) const {
     w.StartObject();
-    w.Key("estimate_waiting_time");
+    w.Key(wire::kEstimateWaitingTime);
     w.StartObject();
     write_string(w, "job_id", e.job_id);
     w.Key("estimated_waiting_time");
@@ -422,6 +471,13 @@ struct DataWriter {
     w.EndObject();
   }
 
+  void power_state(const MachineSet& resources, int pstate) const {
+    if (resources.empty()) throw std::invalid_argument("a power state for no machine");
+    w.StartObject();
+    write_string(w, "resources", to_string(resources));
+    write_string(w, "state", std::to_string(pstate));
+    w.EndObject();
+  }
   void empty() const {
     w.StartObject();
     w.EndObject();

@@ -23,12 +23,14 @@ constexpr const char* event_type() {
   if constexpr (std::is_same_v<T, EstimateWaitingTimeQuery>) return "QUERY";
   if constexpr (std::is_same_v<T, ResourceStateChanged>) return "RESOURCE_STATE_CHANGED";
   // Both directions call their reply ANSWER; the codec tells them apart by their data.
-  if constexpr (std::is_same_v<T, BatsimAnswer>) return "ANSWER";
+  if constexpr (std::is_same_v<T, ConsumedEnergyAnswer>) return "ANSWER";
   if constexpr (std::is_same_v<T, EstimateWaitingTimeAnswer>) return "ANSWER";
   if constexpr (std::is_same_v<T, SimulationEnds>) return "SIMULATION_ENDS";
   if constexpr (std::is_same_v<T, ExecuteJob>) return "EXECUTE_JOB";
   if constexpr (std::is_same_v<T, RejectJob>) return "REJECT_JOB";
   if constexpr (std::is_same_v<T, CallMeLater>) return "CALL_ME_LATER";
+  if constexpr (std::is_same_v<T, SetResourceState>) return "SET_RESOURCE_STATE";
+  if constexpr (std::is_same_v<T, ConsumedEnergyQuery>) return "QUERY";
   // batfill's in-process resize events have names for messages, never a wire form.
   if constexpr (std::is_same_v<T, ResizeRequested>) return "RESIZE_REQUESTED";
   if constexpr (std::is_same_v<T, GrantResize>) return "GRANT_RESIZE";
@@ -43,6 +45,11 @@ inline constexpr const char* kJobProfile = "profile";
 inline constexpr const char* kJobWalltime = "walltime";
 inline constexpr std::array<const char*, 5> kJobKeys = {kJobId, kJobSubtime, kJobRes, kJobProfile,
                                                         kJobWalltime};
+
+// The requests of a QUERY and the members of an ANSWER: Batsim asks estimate_waiting_time,
+// the scheduler asks consumed_energy.
+inline constexpr const char* kEstimateWaitingTime = "estimate_waiting_time";
+inline constexpr const char* kConsumedEnergy = "consumed_energy";
 
 // JOB_COMPLETED's job_state.
 inline constexpr std::array<std::pair<JobState, const char*>, 5> kJobStates = {{

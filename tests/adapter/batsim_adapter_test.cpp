@@ -372,8 +372,8 @@ TEST(BatsimAdapter, LogsAndIgnoresWhatItDoesNotUse) {
   Session session(2);
   EXPECT_TRUE(session
                   .send_at(1, {BatsimNotify{Notification::kOther, {}, "my_custom_event"},
-                               RequestedCall{}, ResourceStateChanged{parse_machine_set("0"), "1"},
-                               BatsimAnswer{R"({"consumed_energy":3.5})"},
+                               RequestedCall{}, ResourceStateChanged{parse_machine_set("0"), 1},
+                               ConsumedEnergyAnswer{3.5},
                                BatsimNotify{Notification::kNoMoreStaticJobs, {}}})
                   .empty());
   EXPECT_NE(session.log.str().find("unknown NOTIFY type 'my_custom_event' ignored"),

@@ -204,7 +204,7 @@ TEST_F(EdcLibrary, BadMessagesFailWithOneLineNamingTheEvent) {
       {"{", "malformed JSON"},
       {message("0.0", event("0.0", "JobCompletedEvent", R"({"job_id":"w0!9"})")),
        "message #0: event 0 (JobCompletedEvent): received before SIMULATION_BEGINS"},
-      {message("0.0", kBegins + "," + event("0.0", "HostsTurnedOnOffEvent", R"({"host_ids":"0"})") +
+      {message("0.0", kBegins + "," + event("0.0", "ProbeDataEmittedEvent", R"({"probe_id":"p"})") +
                           "," + submitted("w0!1", 0, "") + "," + submitted("w0!1", 1, "")),
        "message #0: event 3 (JobSubmittedEvent): field 'job_id': job 'w0!1' submitted twice"},
       {message("0.0", event("0.0", "RegisterProfileEvent", "{}")),

@@ -151,13 +151,14 @@ TEST(Batsim5Codec, ExternalEventsGiveMachineAvailabilityOrAreIgnored) {
     {"timestamp":10.0,"event_type":"HostsPStateChangedEvent","event":{"host_ids":"0","pstate":1}},
     {"timestamp":10.0,"event_type":"ProbeDataEmittedEvent","event":{"probe_id":"p"}}]})";
   const ParsedMessage parsed = decode(message);
-  ASSERT_EQ(parsed.message.events.size(), 1u);
+  ASSERT_EQ(parsed.message.events.size(), 2u);
   const auto& notify = std::get<BatsimNotify>(parsed.message.events[0].data);
   EXPECT_EQ(notify.kind, Notification::kMachinesUnavailable);
   EXPECT_EQ(to_string(notify.resources), "0-4 6");
-  ASSERT_EQ(parsed.ignored.size(), 3u);
+  EXPECT_EQ(std::get<ResourceStateChanged>(parsed.message.events[1].data).pstate, 1);
+  ASSERT_EQ(parsed.ignored.size(), 2u);
   EXPECT_EQ(parsed.ignored[0], "event 1 (ExternalEventOccurredEvent): ignored");
-  EXPECT_EQ(parsed.ignored[2], "event 3 (ProbeDataEmittedEvent): ignored");
+  EXPECT_EQ(parsed.ignored[1], "event 3 (ProbeDataEmittedEvent): ignored");
 }
 
 // What the stand-in sends has every field Batsim 5 always sends (its protocol.cpp and
@@ -344,9 +345,61 @@ TEST(Batsim5Codec, BatsimEventsRoundTrip) {
 }
 
 TEST(Batsim5Codec, ValuesWithoutBatsim5EventAreRefused) {
+  for (const EventData& data : std::vector<EventData>{
+           EstimateWaitingTimeAnswer{"w0!1", 0}, ConsumedEnergyQuery{}, ConsumedEnergyAnswer{1},
+           // Batsim 5 must be told the kind of change, which Batsim 4 reads from the platform.
+           SetResourceState{parse_machine_set("0"), 1, PowerChange::kByPlatform},
+           SetResourceState{{}, 1, PowerChange::kTurnOnOff}}) {
+    Message message;
+    message.events.push_back({0, data});
+    EXPECT_THROW(encode(message), std::invalid_argument) << event_type_name(data);
+  }
+}
+
+// batprotocol's "Host power management" tables: the pstate is `pstate` in the pstate events and
+// `state` in the on/off ones.
+TEST(Batsim5Codec, PowerEventsAreWrittenWithTheSchemaNames) {
   Message message;
-  message.events.push_back({0, EstimateWaitingTimeAnswer{"w0!1", 0}});
-  EXPECT_THROW(encode(message), std::invalid_argument);
+  message.now = from_seconds(30);
+  message.events = {
+      {from_seconds(30), SetResourceState{parse_machine_set("0-3"), 2, PowerChange::kTurnOnOff}},
+      {from_seconds(30),
+       SetResourceState{parse_machine_set("5"), 1, PowerChange::kComputationPState}},
+      {from_seconds(30),
+       ResourceStateChanged{parse_machine_set("0-3"), 2, PowerChange::kTurnOnOff}},
+      {from_seconds(30),
+       ResourceStateChanged{parse_machine_set("5"), 1, PowerChange::kComputationPState}}};
+  const std::string text = encode(message);
+  EXPECT_EQ(text,
+            R"({"now":30.000000,"events":[)"
+            R"({"timestamp":30.000000,"event_type":"TurnOnOffHostsEvent",)"
+            R"("event":{"host_ids":"0-3","state":2}},)"
+            R"({"timestamp":30.000000,"event_type":"ChangeHostsPStateEvent",)"
+            R"("event":{"host_ids":"5","pstate":1}},)"
+            R"({"timestamp":30.000000,"event_type":"HostsTurnedOnOffEvent",)"
+            R"("event":{"host_ids":"0-3","state":2}},)"
+            R"({"timestamp":30.000000,"event_type":"HostsPStateChangedEvent",)"
+            R"("event":{"host_ids":"5","pstate":1}}]})");
+  const ParsedMessage parsed = decode(text);
+  ASSERT_EQ(parsed.message.events.size(), 4u);
+  const auto& off = std::get<SetResourceState>(parsed.message.events[0].data);
+  EXPECT_EQ(to_string(off.resources), "0-3");
+  EXPECT_EQ(off.pstate, 2);
+  EXPECT_EQ(off.change, PowerChange::kTurnOnOff);
+  EXPECT_EQ(std::get<SetResourceState>(parsed.message.events[1].data).change,
+            PowerChange::kComputationPState);
+  const auto& changed = std::get<ResourceStateChanged>(parsed.message.events[2].data);
+  EXPECT_EQ(changed.change, PowerChange::kTurnOnOff);
+  EXPECT_EQ(changed.pstate, 2);
+  EXPECT_EQ(std::get<ResourceStateChanged>(parsed.message.events[3].data).pstate, 1);
+  EXPECT_EQ(encode(parsed.message), text);
+}
+
+TEST(Batsim5Codec, PowerEventsWithoutHostsAreRefused) {
+  EXPECT_EQ(error_of(one_event("0.0", "TurnOnOffHostsEvent", R"({"host_ids":"","state":1})")),
+            "event 0 (TurnOnOffHostsEvent): field 'event.host_ids' is empty");
+  EXPECT_EQ(error_of(one_event("0.0", "HostsPStateChangedEvent", R"({"pstate":1})")),
+            "event 0 (HostsPStateChangedEvent): missing string field 'event.host_ids'");
 }
 
 }  // namespace

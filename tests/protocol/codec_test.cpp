@@ -51,13 +51,15 @@ std::vector<EventData> every_event_type() {
           BatsimNotify{Notification::kMachinesUnavailable, parse_machine_set("2-3")},
           BatsimNotify{Notification::kNoMoreStaticJobs, {}},
           EstimateWaitingTimeQuery{sample_job()},
-          ResourceStateChanged{parse_machine_set("0-1"), "2"},
-          BatsimAnswer{R"({"consumed_energy":12.5})"},
+          ResourceStateChanged{parse_machine_set("0-1"), 2},
+          ConsumedEnergyAnswer{12.5},
           SimulationEnds{},
           ExecuteJob{"w0!17", parse_machine_set("0-3 8")},
           RejectJob{"w0!18"},
           CallMeLater{from_seconds(100)},
-          EstimateWaitingTimeAnswer{"w0!17", 90'000'001}};
+          EstimateWaitingTimeAnswer{"w0!17", 90'000'001},
+          SetResourceState{parse_machine_set("3-5 9"), 13},
+          ConsumedEnergyQuery{}};
 }
 
 // Writing, parsing and writing again must give the same text: nothing is lost either way.
@@ -117,7 +119,61 @@ TEST(Codec, DecisionsAreWrittenExactlyAsBatsimAcceptsThem) {
   EXPECT_EQ(write_message(Message{}), R"({"now":0.000000,"events":[]})");
 }
 
+// Batsim 4.2.1's reader takes SET_RESOURCE_STATE's data with exactly these two members and the
+// pstate as the text of an integer, and a consumed_energy QUERY with an empty object
+// (docs/protocol.md#power-states).
+TEST(Codec, PowerDecisionsAreWrittenExactlyAsBatsimAcceptsThem) {
+  Message reply;
+  reply.now = from_seconds(30);
+  reply.events = {Event{from_seconds(30), SetResourceState{parse_machine_set("0-127"), 13}},
+                  Event{from_seconds(30), ConsumedEnergyQuery{}}};
+  EXPECT_EQ(write_message(reply),
+            R"({"now":30.000000,"events":[)"
+            R"({"timestamp":30.000000,"type":"SET_RESOURCE_STATE",)"
+            R"("data":{"resources":"0-127","state":"13"}},)"
+            R"({"timestamp":30.000000,"type":"QUERY","data":{"requests":{"consumed_energy":{}}}}]})");
+}
+
+// As Batsim 4.2.1 writes them: the pstate as a string, the joules as a double.
+TEST(Codec, ReadsBatsimsPowerEvents) {
+  const Message message = parse_message(
+      R"({"now":36.1,"events":[)"
+      R"({"timestamp":36.1,"type":"RESOURCE_STATE_CHANGED","data":{"resources":"0-127","state":"13"}},)"
+      R"({"timestamp":36.1,"type":"ANSWER","data":{"consumed_energy":916472.016125}}]})");
+  ASSERT_EQ(message.events.size(), 2u);
+  const auto& changed = std::get<ResourceStateChanged>(message.events[0].data);
+  EXPECT_EQ(to_string(changed.resources), "0-127");
+  EXPECT_EQ(changed.pstate, 13);
+  EXPECT_EQ(changed.change, PowerChange::kByPlatform);
+  EXPECT_EQ(std::get<ConsumedEnergyAnswer>(message.events[1].data).joules, 916472.016125);
+}
+
+TEST(Codec, MalformedPowerEventsAreNamed) {
+  const auto set_state = [](const std::string& data) {
+    return error_of(R"({"now":1,"events":[{"timestamp":1,"type":"SET_RESOURCE_STATE","data":)" +
+                    data + "}]}");
+  };
+  EXPECT_EQ(set_state(R"({"resources":"0-1","state":"off"})"),
+            "event 0 (SET_RESOURCE_STATE): field 'state' must be a pstate number written as a "
+            "string, got 'off'");
+  EXPECT_EQ(set_state(R"({"resources":"0-1","state":"-1"})"),
+            "event 0 (SET_RESOURCE_STATE): field 'state' must be a pstate number written as a "
+            "string, got '-1'");
+  EXPECT_EQ(set_state(R"({"resources":"0-1","state":2})"),
+            "event 0 (SET_RESOURCE_STATE): field 'state' must be a string, got 2");
+  EXPECT_EQ(set_state(R"({"resources":"","state":"2"})"),
+            "event 0 (SET_RESOURCE_STATE): field 'resources' is empty");
+  EXPECT_EQ(
+      error_of(R"({"now":1,"events":[{"timestamp":1,"type":"QUERY","data":{"requests":)"
+               R"({"consumed_energy":{"x":1}}}}]})"),
+      R"(event 0 (QUERY): field 'requests' must be exactly {"consumed_energy": {}}, got )"
+      R"({"consumed_energy":{"x":1}})");
+  EXPECT_EQ(error_of(R"({"now":1,"events":[{"timestamp":1,"type":"ANSWER","data":{"x":1}}]})"),
+            "event 0 (ANSWER): missing number field 'consumed_energy'");
+}
+
 TEST(Codec, RefusesToWriteWhatBatsimAbortsOn) {
+  EXPECT_THROW(write_message(single(0, SetResourceState{{}, 1})), std::invalid_argument);
   EXPECT_THROW(write_message(single(0, ExecuteJob{"w0!1", {}})), std::invalid_argument);
   EXPECT_THROW(write_message(single(0, CallMeLater{kNever})), std::invalid_argument);
 }

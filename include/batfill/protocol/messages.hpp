@@ -121,14 +121,27 @@ struct EstimateWaitingTimeQuery {
   SubmittedJob job;
 };
 
-struct ResourceStateChanged {
-  MachineSet resources;
-  std::string state;
+// Which kind of power change a decision or its acknowledgement is
+// (docs/protocol.md#power-states). Batsim 4 has one decision for both kinds, SET_RESOURCE_STATE,
+// and tells them apart by the platform's sleep pstates; Batsim 5 has one event for each.
+enum class PowerChange {
+  kByPlatform,         // Batsim 4: whichever kind the target pstate makes it
+  kComputationPState,  // between two computation pstates, at once
+  kTurnOnOff,          // into or out of a sleep pstate, through its virtual switching pstate
 };
 
-// ANSWER consumed_energy (only with -E; batfill never asks, so it is logged and ignored).
-struct BatsimAnswer {
-  std::string data_json;
+// The machines `resources` are now in power state `pstate` (RESOURCE_STATE_CHANGED; Batsim 5's
+// HostsPStateChangedEvent and HostsTurnedOnOffEvent): sent once every machine of one request has
+// switched.
+struct ResourceStateChanged {
+  MachineSet resources;
+  int pstate = 0;
+  PowerChange change = PowerChange::kByPlatform;
+};
+
+// ANSWER consumed_energy: the joules every machine has consumed since time 0.
+struct ConsumedEnergyAnswer {
+  double joules = 0;
 };
 
 struct SimulationEnds {};
@@ -161,6 +174,18 @@ struct CallMeLater {
   Time at = 0;  // strictly after Batsim's clock
 };
 
+// SET_RESOURCE_STATE (Batsim 5: ChangeHostsPStateEvent, TurnOnOffHostsEvent): put `resources`
+// into power state `pstate`. Batsim 5 needs the kind of change; Batsim 4 reads it from the
+// platform.
+struct SetResourceState {
+  MachineSet resources;
+  int pstate = 0;
+  PowerChange change = PowerChange::kByPlatform;
+};
+
+// QUERY consumed_energy: Batsim answers with a ConsumedEnergyAnswer.
+struct ConsumedEnergyQuery {};
+
 // The scheduler grants a pending resize request these machines, the job's until it ends.
 struct GrantResize {
   std::string request_id;
@@ -173,9 +198,9 @@ struct EstimateWaitingTimeAnswer {
 
 using EventData =
     std::variant<SimulationBegins, JobSubmitted, JobCompleted, JobKilled, RequestedCall,
-                 BatsimNotify, EstimateWaitingTimeQuery, ResourceStateChanged, BatsimAnswer,
+                 BatsimNotify, EstimateWaitingTimeQuery, ResourceStateChanged, ConsumedEnergyAnswer,
                  SimulationEnds, ResizeRequested, ExecuteJob, RejectJob, CallMeLater, GrantResize,
-                 EstimateWaitingTimeAnswer>;
+                 EstimateWaitingTimeAnswer, SetResourceState, ConsumedEnergyQuery>;
 
 struct Event {
   Time timestamp = 0;
