@@ -44,6 +44,7 @@ class PowerStates {
   PowerStates(int machine_count, PowerOptions options);
 
   const PowerOptions& options() const { return options_; }
+  int switching() const { return count(State::kSwitchingOn) + count(State::kSwitchingOff); }
 
   // The first instant: every machine that has done nothing is idle from then.
   void begin(Time now);

@@ -118,6 +118,8 @@ class Scheduler {
   // The next time after `now` at which an idle machine may be switched off; the caller asks to be
   // woken up then. kNever without idle power-off.
   Time next_power_time(Time now) const;
+  // Machines switching on or off: their reports will come.
+  int machines_switching() const { return power_ ? power_->switching() : 0; }
 
   void mark_unavailable(const MachineSet& machines) { pool_.mark_unavailable(machines); }
   void mark_available(const MachineSet& machines) { pool_.mark_available(machines); }
