@@ -139,6 +139,17 @@ TEST(PowerOff, P6WokenAtTheSwitchOffsReport) {
   }
 }
 
+TEST(PowerOff, S1SequentialWakesForTheHeadOnly) {
+  const std::vector<CaseJob> jobs = {
+      {"a", 0, 2, 10, 10}, {"b", 0, 1, 10, 10}, {"c", 100, 2, 10, 10}, {"d", 100, 1, 10, 10}};
+  const Outcome outcome = run_case(jobs, "sequential", power_options(0));
+  EXPECT_EQ(outcome.starts,
+            (std::map<std::string, long>{{"a", 0}, {"b", 10}, {"c", 200}, {"d", 210}}));
+  EXPECT_EQ(outcome.switches,
+            (std::vector<std::string>{"0: 2-3 off", "10: 1 off", "20: 0 off", "100: 0-1 on",
+                                      "210: 1 off", "220: 0 off"}));
+}
+
 // Off by default: no switch, and the same schedule as without the option.
 TEST(PowerOff, OffByDefaultChangesNothing) {
   const std::vector<CaseJob> jobs = {
@@ -171,8 +182,10 @@ namespace {
 // out the switches the rules ask for, and compares them with the scheduler's.
 class LiteralPowerRules : public testing::ReplayObserver {
  public:
-  LiteralPowerRules(int machines, PowerOptions options)
-      : options_(options), machines_(static_cast<std::size_t>(machines)) {}
+  // `sequential`: the demand is the head's nodes while nothing runs; the trace's jobs are queued
+  // in id order (FCFS, ids numbered in submission order).
+  LiteralPowerRules(int machines, PowerOptions options, bool sequential)
+      : options_(options), machines_(static_cast<std::size_t>(machines)), sequential_(sequential) {}
 
   void before_submit(const Scheduler&, const Job& job, Time) override {
     waiting_[job.id] = job.nodes;
@@ -240,6 +253,14 @@ class LiteralPowerRules : public testing::ReplayObserver {
   std::pair<std::vector<int>, std::vector<int>> literal_switches(Time now) const {
     long long demand = 0;
     for (const auto& [id, nodes] : waiting_) demand += nodes;
+    if (sequential_) {
+      demand = 0;
+      int head = -1;
+      for (const auto& [id, nodes] : waiting_) {
+        if (head < 0 || std::stoi(id) < head) head = std::stoi(id), demand = nodes;
+      }
+      if (!running_.empty()) demand = 0;
+    }
     demand = std::min<long long>(demand, static_cast<long long>(machines_.size()));
     int free = 0, coming = 0, awake = 0;
     for (const Machine& m : machines_) {
@@ -280,6 +301,7 @@ class LiteralPowerRules : public testing::ReplayObserver {
   std::map<JobId, int> waiting_;
   std::map<JobId, MachineSet> running_;
   std::map<Time, std::vector<int>> reports_;
+  bool sequential_;
   bool first_ = true;
   int switches_ = 0;
 };
@@ -330,15 +352,18 @@ TEST(PowerOffLiteral, EveryPassSwitchesAsTheRulesSayUnderEveryPolicy) {
     options.power.switch_off = from_seconds(std::uniform_int_distribution<int>(0, 30)(random));
     options.power.switch_on = from_seconds(std::uniform_int_distribution<int>(0, 150)(random));
     options.power.keep_awake = std::uniform_int_distribution<int>(0, 3)(random);
-    for (const std::string& policy : kPolicies) {
+    std::vector<std::string> policies = kPolicies;
+    policies.push_back("sequential");
+    for (const std::string& policy : policies) {
       for (const int variant : {0, 1, 2}) {
+        if (policy == "sequential" && variant != 0) continue;
         SchedulerOptions run = options;
         if (variant == 1 && policy != "conservative") {  // the spec's CONSERVATIVE plans walltimes
           run.predictor = "tsafrir";
           run.corrector = "reqtime";
         }
         if (variant == 2) run.queues = two_queues(kMachine);
-        LiteralPowerRules literal(kMachine, run.power);
+        LiteralPowerRules literal(kMachine, run.power, policy == "sequential");
         const testing::ReplayResult result =
             testing::replay(trace, kMachine, policy, run, &literal);
         ASSERT_FALSE(::testing::Test::HasFailure())
