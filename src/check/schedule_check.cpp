@@ -33,9 +33,9 @@ struct ColumnIndexes {
 };
 
 // The final states Batsim 4.2.1 and 5 write (their job_state_to_string); only REJECTED never ran.
-constexpr std::array<const char*, 5> kFinalStates = {
-    "COMPLETED_SUCCESSFULLY", "COMPLETED_FAILED", "COMPLETED_WALLTIME_REACHED", "COMPLETED_KILLED",
-    "REJECTED"};
+constexpr std::array<const char*, 5> kFinalStates = {"COMPLETED_SUCCESSFULLY", "COMPLETED_FAILED",
+                                                     "COMPLETED_WALLTIME_REACHED",
+                                                     "COMPLETED_KILLED", "REJECTED"};
 
 bool never_ran(const std::string& state) {
   const auto known = std::find(kFinalStates.begin(), kFinalStates.end(), state);
@@ -158,6 +158,41 @@ void check_overlaps(const std::vector<Occupancy>& spans, std::vector<std::string
       }
       if (latest == nullptr || span->end > latest->end) latest = span;
     }
+  }
+}
+
+// Batsim writes _pstate_changes.csv's times with "%g", six significant digits: a printed time
+// may be off by half a unit of its sixth digit.
+Time printed_margin(Time t) { return (t < 0 ? -t : t) / 200'000 + kTolerance; }
+
+// No job runs on a machine while it switches or sleeps: per machine, the spans by start, and for
+// each machine of each job the spans it overlaps by more than the times' printing.
+void check_power(const std::vector<ScheduledJob>& jobs, const std::vector<PowerSpan>& spans,
+                 std::vector<std::string>& out) {
+  std::map<int, std::vector<const PowerSpan*>> by_machine;
+  for (const PowerSpan& span : spans) by_machine[span.machine].push_back(&span);
+  for (auto& [machine, list] : by_machine) {
+    std::sort(list.begin(), list.end(),
+              [](const PowerSpan* a, const PowerSpan* b) { return a->start < b->start; });
+  }
+  for (const ScheduledJob& job : jobs) {
+    if (!job.executed) continue;
+    for_each_id(job.machines, [&](int machine) {
+      const auto found = by_machine.find(machine);
+      if (found == by_machine.end()) return;
+      for (const PowerSpan* span : found->second) {
+        if (span->start >= job.finish) break;
+        const Time from = span->start + printed_margin(span->start);
+        const Time to = span->end == kNever ? kNever : span->end - printed_margin(span->end);
+        if (job.start < to && from < std::max(job.finish, job.start + 1)) {
+          out.push_back(at(job) + " runs on machine " + std::to_string(machine) + " from " +
+                        format_seconds(job.start) + " s, while it is " + span->state + " (from " +
+                        format_seconds(span->start) + " s, line " + std::to_string(span->line) +
+                        " of the pstate changes)");
+          return;
+        }
+      }
+    });
   }
 }
 
@@ -301,6 +336,7 @@ std::vector<std::string> check_schedule(const std::vector<ScheduledJob>& jobs,
   check_resizes(jobs, options, violations);
   check_overlaps(occupancies(jobs, options.resizes), violations);
   check_presence(jobs, options, violations);
+  check_power(jobs, options.power_spans, violations);
   return violations;
 }
 

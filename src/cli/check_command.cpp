@@ -71,17 +71,19 @@ check::CheckOptions check_options(const po::variables_map& values) {
   return options;
 }
 
-// PREFIX_resizes.csv beside PREFIX_jobs.csv, read unasked: granted machines are held too, and a
-// check that ignored them could pass a machine used twice (docs/usage.md, `check`).
-std::string resize_file_of(const po::variables_map& values, const std::string& jobs_path) {
-  if (values.count("resizes")) return values["resizes"].as<std::string>();
-  const std::string suffix = "_jobs.csv";
-  if (jobs_path.size() < suffix.size() ||
-      jobs_path.compare(jobs_path.size() - suffix.size(), suffix.size(), suffix) != 0) {
+// The file `option` names, else PREFIX`suffix` beside PREFIX_jobs.csv if there is one, read
+// unasked: PREFIX_resizes.csv (granted machines are held too, and a check that ignored them
+// could pass a machine used twice) and PREFIX_pstate_changes.csv (no job may run on a machine
+// asleep or switching; docs/usage.md, `check`).
+std::string sibling_file(const po::variables_map& values, const char* option,
+                         const std::string& jobs_path, const std::string& suffix) {
+  if (values.count(option)) return values[option].as<std::string>();
+  const std::string jobs = "_jobs.csv";
+  if (jobs_path.size() < jobs.size() ||
+      jobs_path.compare(jobs_path.size() - jobs.size(), jobs.size(), jobs) != 0) {
     return "";
   }
-  const std::string sibling =
-      jobs_path.substr(0, jobs_path.size() - suffix.size()) + "_resizes.csv";
+  const std::string sibling = jobs_path.substr(0, jobs_path.size() - jobs.size()) + suffix;
   return std::ifstream(sibling) ? sibling : "";
 }
 
@@ -96,7 +98,10 @@ int check_command(const std::vector<std::string>& arguments) {
       "workload", po::value<std::string>(), "every job of this workload must appear exactly once")(
       "resizes", po::value<std::string>(),
       "batfill's PREFIX_resizes.csv (default: the one beside JOBS.csv, if any): granted machines "
-      "count as used");
+      "count as used")(
+      "pstate-changes", po::value<std::string>(),
+      "an --energy run's PREFIX_pstate_changes.csv (default: the one beside JOBS.csv, if any): no "
+      "job may run on a machine asleep or switching");
   po::positional_options_description positional;
   positional.add("jobs", 1);
   po::variables_map values;
@@ -112,8 +117,12 @@ int check_command(const std::vector<std::string>& arguments) {
   const std::string path = values["jobs"].as<std::string>();
   check::CheckOptions options = check_options(values);
   const std::vector<check::ScheduledJob> jobs = check::read_jobs_csv(path, read_text(path));
-  const std::string resizes = resize_file_of(values, path);
+  const std::string resizes = sibling_file(values, "resizes", path, "_resizes.csv");
   if (!resizes.empty()) options.resizes = check::read_resizes_csv(resizes, read_text(resizes));
+  const std::string pstates = sibling_file(values, "pstate-changes", path, "_pstate_changes.csv");
+  if (!pstates.empty()) {
+    options.power_spans = check::read_pstate_changes_csv(pstates, read_text(pstates));
+  }
   const std::vector<std::string> violations = check::check_schedule(jobs, options);
   if (!options.workload_ids) {
     std::cerr << "batfill check: warning: without --workload, jobs missing from " << path
@@ -124,8 +133,13 @@ int check_command(const std::vector<std::string>& arguments) {
       resizes.empty() ? ""
                       : count_of(static_cast<long long>(options.resizes.size()), "resize request") +
                             " (" + resizes + "), ";
+  const std::string power =
+      pstates.empty() ? ""
+                      : count_of(static_cast<long long>(options.power_spans.size()), "power span") +
+                            " (" + pstates + "), ";
   std::cout << path << ": " << count_of(static_cast<long long>(jobs.size()), "job") << ", "
-            << requests << count_of(static_cast<long long>(violations.size()), "violation") << '\n';
+            << requests << power << count_of(static_cast<long long>(violations.size()), "violation")
+            << '\n';
   return violations.empty() ? 0 : 1;
 }
 

@@ -119,7 +119,11 @@ void add_simulate_options(po::options_description& command) {
       "resize", po::value<std::string>(),
       "CSV job_id,after,nodes: resize requests of running jobs, for any trace format "
       "(docs/semantics.md#resize-requests-of-running-jobs); writes PREFIX_resizes.csv")(
-      "no-progress", "no progress bar on stderr");
+      "no-progress", "no progress bar on stderr")(
+      "energy",
+      "Batsim's power model (its --energy): power states and switches, SimGrid's host energy "
+      "plugin; needs --platform with power properties; writes PREFIX_consumed_energy.csv, "
+      "PREFIX_machine_states.csv and PREFIX_pstate_changes.csv");
   command.add(cli::policy_options_description());
   command.add(cli::transform_options_description());
 }
@@ -163,6 +167,11 @@ simulator::SimulationOptions simulation_options(const po::variables_map& values)
   if (values.count("nodes")) options.nodes = nodes_option(values);
   options.sched_config = values["sched-cfg"].as<std::string>();
   options.show_progress = !values.count("no-progress") && isatty(STDERR_FILENO);
+  options.energy = values.count("energy") != 0;
+  if (options.energy && options.platform_file.empty()) {
+    throw std::invalid_argument(
+        "--energy needs --platform FILE whose hosts give their power (wattage_per_state)");
+  }
   return options;
 }
 
@@ -292,11 +301,14 @@ int simulate(const std::vector<std::string>& arguments) {
   options.resize_requests_replayed = replays_resize_requests(opened, chosen);
   // Rows of _jobs.csv are written as jobs end, and the jobs forgotten.
   const std::string prefix = values["output"].as<std::string>();
-  simulator::OutputFiles outputs(prefix, run.queues, options.resize_requests_replayed);
+  simulator::OutputFiles outputs(prefix, run.queues, options.resize_requests_replayed,
+                                 options.energy);
+  options.energy_traces = outputs.power_traces();
   const simulator::SimulationResult result = simulator::run_simulation(
       *opened.jobs, *chosen.process, options,
       [&outputs](const simulator::JobRecord& job) { outputs.job_ended(job); });
   run.scheduling_seconds = result.scheduling_seconds;
+  run.energy = result.energy;
   const simulator::ScheduleMetrics metrics = outputs.metrics(result.machine_count);
   run.simulation_seconds = seconds_since(start);
   outputs.finish(metrics, run);  // fills run.queue_figures

@@ -92,6 +92,29 @@ void JobExecutor::start_parallel_task(std::size_t slot, const std::string& name,
                      });
 }
 
+void JobExecutor::start_switch(int machine, int virtual_pstate, int target) {
+  sg4::Host* host = compute_hosts_[static_cast<std::size_t>(machine)];
+  ++parallel_running_;
+  sg4::Actor::create("switch " + std::to_string(machine), host,
+                     [this, host, machine, virtual_pstate, target] {
+                       host->set_pstate(static_cast<unsigned long>(virtual_pstate));
+                       sg4::this_actor::execute(1);
+                       host->set_pstate(static_cast<unsigned long>(target));
+                       std::unique_lock<sg4::Mutex> lock(*mutex_);
+                       switches_finished_.push_back(
+                           {from_fractional_seconds(sg4::Engine::get_clock()), machine, target});
+                       parallel_done_->notify_all();
+                     });
+}
+
+void JobExecutor::take_switch_ends(Time now, std::vector<SwitchEnd>& ended) {
+  for (const SwitchEnd& end : switches_finished_) {
+    ended.push_back({std::min(end.time, now), end.machine, end.pstate});
+  }
+  parallel_running_ -= static_cast<int>(switches_finished_.size());
+  switches_finished_.clear();
+}
+
 Time JobExecutor::next_delay_end() const {
   return delay_completions_.empty() ? kNever : delay_completions_.top().time;
 }
@@ -107,14 +130,14 @@ Time JobExecutor::wait_until(Time next, Time last_now) {
     return std::max(last_now, next);
   }
   std::unique_lock<sg4::Mutex> lock(*mutex_);
-  while (parallel_finished_.empty()) {
+  while (parallel_finished_.empty() && switches_finished_.empty()) {
     if (next == kNever) {
       parallel_done_->wait(lock);
     } else if (parallel_done_->wait_until(lock, to_seconds(next)) == std::cv_status::timeout) {
       break;
     }
   }
-  if (parallel_finished_.empty()) return std::max(last_now, next);
+  if (parallel_finished_.empty() && switches_finished_.empty()) return std::max(last_now, next);
   // SimGrid's clock is a double; rounding to the microsecond may land a hair before an
   // integral event already processed, so time never goes backwards here.
   return std::max(last_now, from_fractional_seconds(sg4::Engine::get_clock()));

@@ -27,8 +27,14 @@ class JobExecutor {
   void start(std::size_t slot, const std::string& name, const Job& job,
              const workload::Profile& profile, const MachineSet& machines, Time now);
 
+  // Switches `machine` on or off as Batsim does (docs/protocol.md#the-power-model-of-the-stand-in):
+  // one flop in the virtual pstate, then the target pstate. Its end is taken like a parallel
+  // job's, by take_switch_ends.
+  void start_switch(int machine, int virtual_pstate, int target);
+
   // The earliest end of a running delay job, or kNever.
   Time next_delay_end() const;
+  // Whether anything runs in SimGrid: a parallel job or a switch.
   bool parallel_running() const { return parallel_running_ > 0; }
 
   // Sleeps in simulated time until `next`, or until a parallel job ends if that comes first,
@@ -38,6 +44,14 @@ class JobExecutor {
 
   // Moves the completions at or before `now` to `ended`, unordered.
   void take_completions(Time now, std::vector<Completion>& ended);
+
+  struct SwitchEnd {
+    Time time = 0;
+    int machine = 0;
+    int pstate = 0;
+  };
+  // Moves the switches ended by now to `ended`, in the order they ended.
+  void take_switch_ends(Time now, std::vector<SwitchEnd>& ended);
 
  private:
   void start_parallel_task(std::size_t slot, const std::string& name, const Job& job,
@@ -51,6 +65,7 @@ class JobExecutor {
   simgrid::s4u::ConditionVariablePtr parallel_done_ = simgrid::s4u::ConditionVariable::create();
   int parallel_running_ = 0;
   std::vector<Completion> parallel_finished_;
+  std::vector<SwitchEnd> switches_finished_;
 };
 
 }  // namespace batfill::simulator

@@ -1,9 +1,9 @@
 #include "batfill/simulator/outputs.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
-#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -101,7 +101,14 @@ void append_job_row(std::string& rows, const JobRecord& job) {
   } else {
     rows += ",,,,,,";
   }
-  rows += ",-1,\"\"\n";
+  rows += ',';
+  // -1 without --energy, as batfill's own runs always wrote it.
+  if (job.consumed_energy) {
+    append_fixed6(rows, *job.consumed_energy);
+  } else {
+    rows += "-1";
+  }
+  rows += ",\"\"\n";
 }
 
 }  // namespace
@@ -171,12 +178,44 @@ void RunFigures::add(const JobRecord& job) {
   if (queues) queues->add(job);
 }
 
+namespace {
+
+// Without --energy Batsim's energy keys hold zeros, the machines idle whenever they compute no
+// job; with it, the power model's figures.
+void add_energy_keys(std::map<std::string, std::string>& row, const ScheduleMetrics& m,
+                     const RunInfo& run) {
+  if (!run.energy) {
+    const double computing = m.busy_node_seconds;
+    const double platform_seconds = m.machine_count * to_seconds(m.makespan);
+    row["consumed_joules"] = fixed6(0);
+    row["nb_grouped_switches"] = "0";
+    row["nb_machine_switches"] = "0";
+    row["time_computing"] = fixed6(computing);
+    row["time_idle"] = fixed6(platform_seconds - computing);
+    for (const char* key : {"time_sleeping", "time_switching_off", "time_switching_on"}) {
+      row[key] = fixed6(0);
+    }
+    return;
+  }
+  const EnergyFigures& energy = *run.energy;
+  const auto seconds = [&](MachineState state) {
+    return fixed6(energy.seconds_in_state[static_cast<std::size_t>(state)]);
+  };
+  row["consumed_joules"] = fixed6(energy.consumed_joules);
+  row["nb_grouped_switches"] = std::to_string(energy.nb_grouped_switches);
+  row["nb_machine_switches"] = std::to_string(energy.nb_machine_switches);
+  row["time_computing"] = seconds(MachineState::kComputing);
+  row["time_idle"] = seconds(MachineState::kIdle);
+  row["time_sleeping"] = seconds(MachineState::kSleeping);
+  row["time_switching_off"] = seconds(MachineState::kSwitchingOff);
+  row["time_switching_on"] = seconds(MachineState::kSwitchingOn);
+}
+
+}  // namespace
+
 void write_schedule_csv(std::ostream& out, const ScheduleMetrics& m, const RunInfo& run) {
-  const double computing = m.busy_node_seconds;
-  const double platform_seconds = m.machine_count * to_seconds(m.makespan);
   std::map<std::string, std::string> row = {
       {"batsim_version", run.version},
-      {"consumed_joules", fixed6(0)},
       {"makespan", format_seconds(m.makespan)},
       {"max_slowdown", fixed6(m.max_slowdown)},
       {"max_turnaround_time", fixed6(m.max_turnaround_time)},
@@ -186,24 +225,18 @@ void write_schedule_csv(std::ostream& out, const ScheduleMetrics& m, const RunIn
       {"mean_turnaround_time", fixed6(m.mean_turnaround_time)},
       {"mean_waiting_time", fixed6(m.mean_waiting_time)},
       {"nb_computing_machines", std::to_string(m.machine_count)},
-      {"nb_grouped_switches", "0"},
       {"nb_jobs", std::to_string(m.jobs)},
       {"nb_jobs_finished", std::to_string(m.jobs_executed)},
       {"nb_jobs_killed", std::to_string(m.jobs_executed - m.jobs_succeeded)},
       {"nb_jobs_rejected", std::to_string(m.jobs_rejected)},
       {"nb_jobs_success", std::to_string(m.jobs_succeeded)},
-      {"nb_machine_switches", "0"},
       {"scheduling_time", fixed6(run.scheduling_seconds)},
       {"simulation_time", fixed6(run.simulation_seconds)},
       {"success_rate", fixed6(m.jobs > 0 ? static_cast<double>(m.jobs_succeeded) / m.jobs : 0)},
-      {"time_computing", fixed6(computing)},
-      {"time_idle", fixed6(platform_seconds - computing)},
-      {"time_sleeping", fixed6(0)},
-      {"time_switching_off", fixed6(0)},
-      {"time_switching_on", fixed6(0)},
       {"time_unavailable", fixed6(0)},
       {"utilization", fixed6(m.utilization)},
   };
+  add_energy_keys(row, m, run);
   if (!run.load_factor.empty()) row["load_factor"] = run.load_factor;
   if (!run.shake.empty()) row["shake"] = run.shake;
   if (run.queues) {
@@ -228,7 +261,8 @@ void write_summary(std::ostream& out, const RejectionReasons& rejections, const 
                 m.jobs_rejected, m.jobs);
   out << line;
   if (m.jobs_walltime_reached > 0) {
-    out << "  " << count_of(m.jobs_walltime_reached, "executed job") << " stopped at their time limit\n";
+    out << "  " << count_of(m.jobs_walltime_reached, "executed job")
+        << " stopped at their time limit\n";
   }
   // Grouped, so 10,000 identical reasons read as one line.
   const std::map<std::string, int>& reasons = rejections.groups();
@@ -250,6 +284,14 @@ void write_summary(std::ostream& out, const RejectionReasons& rejections, const 
                 run.reading_seconds, run.scheduling_seconds, run.cpu_seconds,
                 run.reading_cpu_seconds);
   out << line;
+  if (run.energy) {
+    std::snprintf(line, sizeof line,
+                  "energy: %.6f J from the first submission to the last job's end, %lld machine "
+                  "switches in %lld decisions\n",
+                  run.energy->consumed_joules, run.energy->nb_machine_switches,
+                  run.energy->nb_grouped_switches);
+    out << line;
+  }
   if (!run.queues) return;
   for (const QueueMetrics& queue : run.queue_figures) {
     std::snprintf(line, sizeof line,
@@ -276,8 +318,8 @@ std::ofstream open_output(const std::string& path) {
 
 void check_written(const std::ofstream& file, const std::string& path) {
   if (!file) {
-    throw std::runtime_error("error while writing output file '" + path + "': " +
-                             std::strerror(errno));
+    throw std::runtime_error("error while writing output file '" + path +
+                             "': " + std::strerror(errno));
   }
 }
 
@@ -291,11 +333,17 @@ std::string with_directory(const std::string& prefix) {
 }  // namespace
 
 OutputFiles::OutputFiles(const std::string& prefix, std::shared_ptr<const QueueConfig> queues,
-                         bool resizes)
+                         bool resizes, bool energy)
     : prefix_(with_directory(prefix)),
       jobs_file_(open_output(partial(kJobs))),
       jobs_(jobs_file_),
       figures_(std::move(queues)) {
+  if (energy) {
+    for (std::size_t i = 0; i < kEnergyFiles.size(); ++i) {
+      energy_files_[i] = open_output(partial(kEnergyFiles[i]));
+    }
+    power_traces_.emplace(energy_files_[0], energy_files_[1], energy_files_[2]);
+  }
   if (!resizes) return;
   resizes_file_ = open_output(partial(kResizes));
   resizes_.emplace(resizes_file_);
@@ -309,6 +357,10 @@ OutputFiles::~OutputFiles() {
   std::error_code ignored;
   for (const char* file : {kJobs, kSchedule, kResizes}) {
     std::filesystem::remove(partial(file), ignored);
+  }
+  for (std::size_t i = 0; i < kEnergyFiles.size(); ++i) {
+    energy_files_[i].close();
+    std::filesystem::remove(partial(kEnergyFiles[i]), ignored);
   }
 }
 
@@ -325,6 +377,9 @@ void OutputFiles::job_ended(const JobRecord& job) {
 std::string OutputFiles::names() const {
   std::string names = prefix_ + "_jobs.csv, " + prefix_ + "_schedule.csv";
   if (resizes_) names += ", " + prefix_ + "_resizes.csv";
+  if (power_traces_) {
+    for (const char* file : kEnergyFiles) names += ", " + prefix_ + file;
+  }
   return names;
 }
 
@@ -336,6 +391,12 @@ void OutputFiles::finish(const ScheduleMetrics& metrics, RunInfo& run) {
   if (resizes_) {
     resizes_file_.close();
     check_written(resizes_file_, partial(kResizes));
+  }
+  if (power_traces_) {
+    for (std::size_t i = 0; i < kEnergyFiles.size(); ++i) {
+      energy_files_[i].close();
+      check_written(energy_files_[i], partial(kEnergyFiles[i]));
+    }
   }
   std::ofstream schedule_file = open_output(partial(kSchedule));
   write_schedule_csv(schedule_file, metrics, run);
@@ -355,6 +416,18 @@ void OutputFiles::publish() {
       std::filesystem::remove(name, error);
     } else {
       std::filesystem::rename(partial(file), name, error);
+    }
+    if (error) {
+      throw std::runtime_error("cannot make output file '" + name + "': " + error.message());
+    }
+  }
+  for (const char* file : kEnergyFiles) {
+    const std::string name = prefix_ + file;
+    std::error_code error;
+    if (power_traces_) {
+      std::filesystem::rename(partial(file), name, error);
+    } else {
+      std::filesystem::remove(name, error);
     }
     if (error) {
       throw std::runtime_error("cannot make output file '" + name + "': " + error.message());

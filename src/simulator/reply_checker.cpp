@@ -57,6 +57,12 @@ void ReplyChecker::throw_unexpected_event(const protocol::Event& event, Time now
   invalid_decision(now, "unexpected " + protocol::event_type_name(event.data) + " in a reply");
 }
 
+void ReplyChecker::throw_without_energy(const protocol::Event& event, Time now) const {
+  invalid_decision(now, protocol::event_type_name(event.data) +
+                            " without --energy (Batsim refuses power decisions and energy "
+                            "queries when its energy model is off)");
+}
+
 void ReplyChecker::throw_no_pending_resize(const std::string& request_id, Time now) const {
   invalid_decision(
       now, "GRANT_RESIZE of " + quoted(request_id) + ", which is no pending resize request");

@@ -32,6 +32,8 @@ class ReplyChecker {
   [[noreturn]] void throw_not_waiting(const JobTable& jobs, const std::string& id,
                                       const char* decision, Time now) const;
   [[noreturn]] void throw_unexpected_event(const protocol::Event& event, Time now) const;
+  // A power decision or energy query, which Batsim refuses without --energy.
+  [[noreturn]] void throw_without_energy(const protocol::Event& event, Time now) const;
   [[noreturn]] void throw_no_pending_resize(const std::string& request_id, Time now) const;
   // The decision process left jobs waiting with nothing that could ever wake it again.
   [[noreturn]] static void throw_deadlock(const JobTable& jobs);

@@ -22,6 +22,7 @@ void fill_simulated_job(SimulatedJob& job, const workload::WorkloadJob& source,
   record.rejection.clear();
   record.resizes.clear();
   record.resizes_not_made = 0;
+  record.consumed_energy.reset();
   // In the order they fall due, which is the order they are made and numbered.
   job.resize_plan.clear();
   if (!source.resizes.empty()) {

@@ -5,11 +5,13 @@
 #include "job_executor.hpp"
 #include "machine_ledger.hpp"
 #include "platform.hpp"
+#include "power_model.hpp"
 #include "progress_bar.hpp"
 #include "reply_checker.hpp"
 #include "simulated_job.hpp"
 #include "wall_clock.hpp"
 
+#include <simgrid/plugins/energy.h>
 #include <xbt/log.h>
 #include <simgrid/s4u.hpp>
 
@@ -62,13 +64,15 @@ class BatsimStandIn {
         machines_in_use_(static_cast<int>(platform_.compute_hosts.size())),
         checker_(machines_in_use_),
         executor_(platform_.compute_hosts),
-        next_job_(stream.next()) {}
+        next_job_(stream.next()) {
+    if (options_.energy) power_.emplace(platform_.compute_hosts, options_.energy_traces);
+  }
 
   // Body of the stand-in's actor: from instant to instant until every job has ended.
   void run() {
     ProgressBar progress(options_.show_progress, stream_.record_count());
     begin_simulation();
-    while (next_job_ != nullptr || in_flight_ > 0 || !wake_ups_.empty()) {
+    while (next_job_ != nullptr || in_flight_ > 0 || !wake_ups_.empty() || switching()) {
       if (stop_signal != 0) throw_interrupted();
       const Time now = wait_for_next_instant();
       const protocol::Message& request = collect_events(now);
@@ -78,6 +82,12 @@ class BatsimStandIn {
     }
     end_simulation();
     progress.finish(ended_, last_now_);
+  }
+
+  // Batsim ends the simulation only once every switch has ended and been told (and the
+  // notification that held back for a message of its own, sent).
+  bool switching() const {
+    return power_ && (executor_.parallel_running() || !power_events_.empty());
   }
 
   [[noreturn]] void throw_interrupted() const {
@@ -93,6 +103,7 @@ class BatsimStandIn {
     SimulationResult result;
     result.machine_count = static_cast<int>(platform_.compute_hosts.size());
     result.scheduling_seconds = scheduling_seconds_;
+    if (power_) result.energy = power_->figures();
     return result;
   }
 
@@ -126,8 +137,14 @@ class BatsimStandIn {
     if (!wake_ups_.empty()) next = std::min(next, *wake_ups_.begin());
     if (!resizes_due_.empty()) next = std::min(next, resizes_due_.begin()->first);
     if (next_job_ != nullptr) next = std::min(next, next_job_->job.submit_time);
+    if (!power_events_.empty()) next = last_now_;
     if (next == kNever && !executor_.parallel_running()) ReplyChecker::throw_deadlock(jobs_);
-    return last_now_ = executor_.wait_until(next, last_now_);
+    last_now_ = executor_.wait_until(next, last_now_);
+    // The energy plugin counts up to SimGrid's clock, which lags while only delay jobs run.
+    if (power_ && sg4::Engine::get_clock() < to_seconds(last_now_)) {
+      sg4::this_actor::sleep_until(to_seconds(last_now_));
+    }
+    return last_now_;
   }
 
   // One instant's events, in Batsim's order: completions, then submissions, then wake-ups.
@@ -138,13 +155,18 @@ class BatsimStandIn {
     request_.events.clear();
     release_ended_slots();
     collect_completions(now);
+    collect_power_events(now);
     const bool submissions_left = next_job_ != nullptr;
     while (next_job_ != nullptr && next_job_->job.submit_time <= now) {
       submit(take_slot());
       next_job_ = stream_.next();
     }
     if (submissions_left && next_job_ == nullptr) {
-      request_.events.push_back(
+      // With --energy, in a message of its own, as Batsim 4.2.1 sends it: the energy schedulers
+      // of batsched decide at each message (docs/protocol.md#the-power-model-of-the-stand-in).
+      // Without, where it always was, so that no run changes.
+      std::vector<protocol::Event>& events = power_ ? power_events_ : request_.events;
+      events.push_back(
           {now, protocol::BatsimNotify{protocol::Notification::kNoMoreStaticJobs, {}, {}}});
     }
     make_resize_requests(now);
@@ -171,10 +193,27 @@ class BatsimStandIn {
       job.record.finish_time = completion.time;
       job.record.state = completion.state;
       machines_in_use_.release(job.record.machines);
+      if (power_) {
+        job.record.consumed_energy =
+            power_->job_ended(job.record.machines, completion.time) - *job.record.consumed_energy;
+      }
       end_resizes(job, completion.time);
       finish(completion.slot);  // before the event, which takes the record's machines
       request_.events.push_back({completion.time, job_completed(job, completion.state)});
     }
+  }
+
+  // The ends of switches, in the order they ended, then what the instant's replies asked for:
+  // the acknowledgements of power decisions and the answers to energy queries.
+  void collect_power_events(Time now) {
+    if (!power_) return;
+    switch_ends_.clear();
+    executor_.take_switch_ends(now, switch_ends_);
+    for (const JobExecutor::SwitchEnd& end : switch_ends_) {
+      power_->switch_done(end.machine, end.pstate, end.time, power_events_);
+    }
+    for (protocol::Event& event : power_events_) request_.events.push_back(std::move(event));
+    power_events_.clear();
   }
 
   // A slot of jobs_ for the next job: one freed by an ended job, else a new one.
@@ -208,6 +247,7 @@ class BatsimStandIn {
       return;
     }
     job.stage = JobStage::kWaiting;
+    if (power_) power_->job_submitted();
     waiting_.emplace(job.batsim_id, index);
     request_.events.push_back({source.job.submit_time, job_submitted(job)});
   }
@@ -262,9 +302,21 @@ class BatsimStandIn {
       } else if (const auto* call = std::get_if<protocol::CallMeLater>(&event.data)) {
         checker_.check_wake_up(call->at, now);
         wake_ups_.insert(call->at);
+      } else if (const auto* power = std::get_if<protocol::SetResourceState>(&event.data)) {
+        set_resource_state(*power, now);
+      } else if (std::holds_alternative<protocol::ConsumedEnergyQuery>(event.data)) {
+        if (!power_) checker_.throw_without_energy(event, now);
+        power_events_.push_back({now, protocol::ConsumedEnergyAnswer{power_->total_joules()}});
       } else if (!std::holds_alternative<protocol::EstimateWaitingTimeAnswer>(event.data)) {
         checker_.throw_unexpected_event(event, now);
       }
+    }
+  }
+
+  void set_resource_state(const protocol::SetResourceState& decision, Time now) {
+    if (!power_) checker_.throw_without_energy(protocol::Event{now, decision}, now);
+    for (const SwitchStart& to_run : power_->decide(decision, now, power_events_)) {
+      executor_.start_switch(to_run.machine, to_run.virtual_pstate, to_run.target);
     }
   }
 
@@ -272,6 +324,10 @@ class BatsimStandIn {
     const Time now = last_now_;
     SimulatedJob& job = jobs_[index];
     checker_.check_allocation("EXECUTE_JOB", job.batsim_id, job.record.job.nodes, alloc, now);
+    if (power_) {
+      power_->check_can_run(job.batsim_id, alloc, now);
+      job.record.consumed_energy = power_->job_started(alloc, now);
+    }
     machines_in_use_.occupy(alloc);
     job.stage = JobStage::kRunning;
     job.record.start_time = now;
@@ -376,6 +432,11 @@ class BatsimStandIn {
   // place among the job's records.
   std::unordered_map<std::string, std::pair<std::size_t, std::size_t>> pending_resizes_;
 
+  std::optional<PowerModel> power_;  // with --energy only
+  // Power acknowledgements and energy answers for the next request, which comes at once.
+  std::vector<protocol::Event> power_events_;
+  std::vector<JobExecutor::SwitchEnd> switch_ends_;
+
   protocol::Message request_;          // the instant's request, see collect_events()
   std::vector<Completion> ended_now_;  // the instant's completions, see collect_events()
   double scheduling_seconds_ = 0;
@@ -412,6 +473,11 @@ SimulationResult run_simulation(workload::JobStream& jobs,
   // After the engine, which installs handlers of its own.
   watch_stop_signals();
   report_foreign_crashes();
+  if (options.energy) {
+    // Before the plugin, whose own reading of the properties aborts on a malformed one.
+    sg4::Host::on_creation_cb([](sg4::Host& host) { prepare_power_properties(host); });
+    sg_host_energy_plugin_init();
+  }
   Platform platform = load_platform(engine, jobs.workload(), options);
   sg4::Host* server_host = platform.server_host;
   BatsimStandIn stand_in(jobs, decision_process, std::move(platform), options, job_ended);

@@ -21,7 +21,8 @@ using cli_testing::CsvRow;
 using cli_testing::read_csv;
 using namespace std::chrono_literals;
 
-constexpr const char* kEnergyPlatform = "energy_platform_homogeneous_no_net_128.xml";
+constexpr const char* kEnergyPlatform =
+    BATFILL_SOURCE_DIR "/tests/batsim/data/energy/energy_platform_homogeneous_no_net_128.xml";
 
 struct EnergyRun {
   int batsim_status = -1;
@@ -68,7 +69,7 @@ class EnergyDropIns : public ::testing::TestWithParam<const char*> {};
 TEST_P(EnergyDropIns, BatsimWritesWhatItWritesBesideBatsched) {
   BATFILL_REQUIRE_PROGRAM("BATSIM", batsim);
   BATFILL_REQUIRE_PROGRAM("BATSCHED", batsched);
-  const std::string platform = batsim_testing::batsim_platform(batsim, kEnergyPlatform);
+  const std::string platform = kEnergyPlatform;
   ASSERT_TRUE(std::filesystem::exists(platform)) << platform;
   const std::string dir = cli_testing::output_dir();
   const std::string variant = GetParam();
@@ -76,8 +77,8 @@ TEST_P(EnergyDropIns, BatsimWritesWhatItWritesBesideBatsched) {
       " -v " + variant + R"( --variant_options '{"pstate_sleep":13,"pstate_compute":0}')";
   for (const char* load : {"0", "50", "100"}) {
     const std::string workload =
-        BATFILL_SOURCE_DIR "/tests/batsim/data/test_energy_minimal_load" + std::string(load) +
-        ".json";
+        BATFILL_SOURCE_DIR "/tests/batsim/data/energy/test_energy_minimal_load" +
+        std::string(load) + ".json";
     const std::string ours = dir + "/batfill-" + variant + "-" + load;
     const std::string theirs = dir + "/batsched-" + variant + "-" + load;
     const EnergyRun batfill_run = run_with_energy(
@@ -114,7 +115,7 @@ class IdlePowerOffOnKth : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(IdlePowerOffOnKth, EndsCleanlyWithAValidSchedule) {
   BATFILL_REQUIRE_PROGRAM("BATSIM", batsim);
-  const std::string platform = batsim_testing::batsim_platform(batsim, kEnergyPlatform);
+  const std::string platform = kEnergyPlatform;
   ASSERT_TRUE(std::filesystem::exists(platform)) << platform;
   const std::string dir = cli_testing::output_dir();
   const std::string workload = batsim_testing::swf_to_batsim_json(

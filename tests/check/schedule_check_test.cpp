@@ -171,5 +171,71 @@ TEST(ScheduleCheck, UnknownFinalStateIsAnError) {
   }
 }
 
+// An --energy run's _pstate_changes.csv, as Batsim 4.2.1 writes it: all 4 machines at pstate 0
+// at time 0; machines 2-3 switch off at 10.5 (done at 16.6), switch on at 20 (done at 171.52).
+const std::string kPstates =
+    "time,machine_id,new_pstate\n0,0-3,0\n10.5,2-3,-2\n16.6,2-3,13\n20,2-3,-1\n171.52,2-3,0\n";
+
+std::vector<std::string> check_with_pstates(const std::string& jobs, const std::string& pstates) {
+  CheckOptions options;
+  options.power_spans = read_pstate_changes_csv("p.csv", pstates);
+  return check_text(jobs, options);
+}
+
+TEST(ScheduleCheck, PowerSpansFollowThePstateRows) {
+  const std::vector<PowerSpan> spans = read_pstate_changes_csv("p.csv", kPstates);
+  ASSERT_EQ(spans.size(), 6u);  // 3 states x 2 machines
+  int sleeping = 0;
+  for (const PowerSpan& span : spans) {
+    if (std::string(span.state) != "sleeping") continue;
+    ++sleeping;
+    EXPECT_EQ(span.start, 16'600'000);
+    EXPECT_EQ(span.end, 20'000'000);
+    EXPECT_EQ(span.line, 4);
+  }
+  EXPECT_EQ(sleeping, 2);
+}
+
+TEST(ScheduleCheck, JobsOnAwakeMachinesPass) {
+  // Job 2 uses machines 2-3 once they are on again, at 171.52 s.
+  const std::string jobs =
+      kHeader + row("1", "0.000000", 2, "0.000000", "10.000000", "10.000000", "0.000000", "0-1") +
+      row("2", "5.000000", 4, "171.520000", "5.000000", "176.520000", "166.520000", "0-3");
+  EXPECT_TRUE(check_with_pstates(jobs, kPstates).empty());
+}
+
+TEST(ScheduleCheck, JobOnASleepingOrSwitchingMachineIsReported) {
+  const std::string jobs =
+      kHeader + row("1", "0.000000", 2, "17.000000", "1.000000", "18.000000", "17.000000", "1-2") +
+      row("2", "5.000000", 1, "100.000000", "5.000000", "105.000000", "95.000000", "3") +
+      row("3", "5.000000", 1, "5.000000", "6.000000", "11.000000", "0.000000", "2");
+  const std::vector<std::string> violations = check_with_pstates(jobs, kPstates);
+  ASSERT_EQ(violations.size(), 3u);
+  EXPECT_EQ(violations[0],
+            "job '1' (line 2) runs on machine 2 from 17.000000 s, while it is sleeping (from "
+            "16.600000 s, line 4 of the pstate changes)");
+  EXPECT_NE(violations[1].find("job '2' (line 3) runs on machine 3 from 100.000000 s, while it is "
+                               "switching on (from 20.000000 s, line 5"),
+            std::string::npos)
+      << violations[1];
+  EXPECT_NE(violations[2].find("job '3' (line 4) runs on machine 2 from 5.000000 s, while it is "
+                               "switching off (from 10.500000 s"),
+            std::string::npos)
+      << violations[2];
+}
+
+// "%g" keeps six significant digits: 1234567.8 s is written 1.23457e+06, a few tenths later
+// than the switch ended; a job started at the true end is no violation.
+TEST(ScheduleCheck, PstateTimesAreReadWithTheirPrintedPrecision) {
+  const std::string pstates =
+      "time,machine_id,new_pstate\n0,0,0\n1.23451e+06,0,-2\n1.23452e+06,0,13\n"
+      "1.23455e+06,0,-1\n1.23457e+06,0,0\n";
+  const std::string jobs = kHeader + row("1", "0.000000", 1, "1234567.800000", "1.000000",
+                                         "1234568.800000", "1234567.800000", "0");
+  EXPECT_TRUE(check_with_pstates(jobs, pstates).empty());
+  EXPECT_THROW(read_pstate_changes_csv("p.csv", "time,machine_id,new_pstate\n0,0,off\n"),
+               std::runtime_error);
+}
+
 }  // namespace
 }  // namespace batfill::check

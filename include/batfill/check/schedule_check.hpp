@@ -46,12 +46,30 @@ struct ScheduledResize {
 // Reads PREFIX_resizes.csv text; errors as read_jobs_csv's.
 std::vector<ScheduledResize> read_resizes_csv(const std::string& path, const std::string& text);
 
+// A span during which a machine cannot run a job: switching off, sleeping or switching on, read
+// from a PREFIX_pstate_changes.csv of Batsim 4's `--energy` (or batfill's `simulate --energy`;
+// docs/protocol.md#the-power-model-of-the-stand-in).
+struct PowerSpan {
+  int machine = 0;
+  const char* state = "";  // "switching off", "sleeping", "switching on"
+  int line = 0;            // 1-based line of the row that began it
+  Time start = 0;
+  Time end = kNever;  // kNever: asleep to the end
+};
+
+// Reads PREFIX_pstate_changes.csv text: a row of pstate -2 starts machines switching off, the
+// next row of theirs with a pstate puts them to sleep until a row of -1 starts them switching on,
+// which the next row with a pstate ends. Errors as read_jobs_csv's.
+std::vector<PowerSpan> read_pstate_changes_csv(const std::string& path, const std::string& text);
+
 struct CheckOptions {
   std::optional<int> machine_count;                   // allocations must lie in [0, machine_count)
   std::optional<std::set<std::string>> workload_ids;  // every id must appear exactly once
   // The run's resize requests: each made while its job ran, released at its end, and its
   // granted machines held by nobody else meanwhile.
   std::vector<ScheduledResize> resizes;
+  // The machines' power spans: no job may run on a machine asleep or switching.
+  std::vector<PowerSpan> power_spans;
 };
 
 // Every violation found, one line each, naming the jobs and the time; empty when valid.

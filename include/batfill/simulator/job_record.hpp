@@ -1,6 +1,7 @@
 #pragma once
 // What happened to one job in a simulation: the rows of Batsim's _jobs.csv.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,8 @@ struct JobRecord {
   Rejection rejection;                // rejected jobs only
   std::vector<ResizeRecord> resizes;  // the requests it made, in order (executed jobs only)
   int resizes_not_made = 0;           // requests that never fell due while it ran
+  // With --energy, the joules its machines consumed while it ran (executed jobs only).
+  std::optional<double> consumed_energy;
 
   bool executed() const { return state != FinalState::kRejected; }
   Time execution_time() const { return finish_time - start_time; }

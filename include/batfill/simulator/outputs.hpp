@@ -2,6 +2,7 @@
 // Batsim-compatible output files, so evalys and existing analysis scripts read them unchanged
 // (Batsim 4's columns and formats).
 
+#include <array>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -12,6 +13,7 @@
 
 #include "batfill/core/queue_config.hpp"
 #include "batfill/simulator/job_record.hpp"
+#include "batfill/simulator/power_outputs.hpp"
 #include "batfill/simulator/resize_outputs.hpp"
 
 namespace batfill::simulator {
@@ -98,6 +100,9 @@ struct RunInfo {
   // Batsim's.
   std::shared_ptr<const QueueConfig> queues;
   std::vector<QueueMetrics> queue_figures;  // filled by OutputFiles::finish
+  // With --energy (docs/protocol.md#the-power-model-of-the-stand-in): _schedule.csv's energy
+  // keys hold them and the summary prints them; without, those keys stay Batsim's zeros.
+  std::optional<EnergyFigures> energy;
 };
 
 // PREFIX_schedule.csv: one header row and one value row, keys in lexicographic order like
@@ -118,8 +123,10 @@ class OutputFiles {
  public:
   // `queues`: the configured queues whose figures are gathered (null: none).
   // `resizes`: also write PREFIX_resizes.csv (resize_outputs.hpp).
+  // `energy`: also write the energy traces (power_outputs.hpp), through power_traces().
   explicit OutputFiles(const std::string& prefix,
-                       std::shared_ptr<const QueueConfig> queues = nullptr, bool resizes = false);
+                       std::shared_ptr<const QueueConfig> queues = nullptr, bool resizes = false,
+                       bool energy = false);
   ~OutputFiles();
   void job_ended(const JobRecord& job);
   // The metrics of the jobs ended so far.
@@ -128,6 +135,7 @@ class OutputFiles {
   }
   const RejectionReasons& reasons() const { return figures_.reasons; }
   const ResizeFigures& resize_figures() const { return figures_.resizes; }
+  PowerTraces* power_traces() { return power_traces_ ? &*power_traces_ : nullptr; }
   // The files written, for the summary: "PREFIX_jobs.csv, PREFIX_schedule.csv" and so on.
   std::string names() const;
   // Completes PREFIX_jobs.csv, writes PREFIX_schedule.csv and gives the files their names.
@@ -137,6 +145,8 @@ class OutputFiles {
   static constexpr const char* kJobs = "_jobs.csv";
   static constexpr const char* kSchedule = "_schedule.csv";
   static constexpr const char* kResizes = "_resizes.csv";
+  static constexpr std::array<const char*, 3> kEnergyFiles = {
+      "_consumed_energy.csv", "_machine_states.csv", "_pstate_changes.csv"};
 
   std::string partial(const char* file) const;
   void publish();
@@ -147,6 +157,8 @@ class OutputFiles {
   RunFigures figures_;
   std::ofstream resizes_file_;  // open only when the run makes resize requests
   std::optional<ResizesCsvWriter> resizes_;
+  std::array<std::ofstream, 3> energy_files_;  // open only with --energy, as kEnergyFiles
+  std::optional<PowerTraces> power_traces_;
   bool finished_ = false;
 };
 

@@ -17,6 +17,7 @@
 
 #include "batfill/protocol/decision_process.hpp"
 #include "batfill/simulator/job_record.hpp"
+#include "batfill/simulator/power_outputs.hpp"
 #include "batfill/workload/job_stream.hpp"
 #include "batfill/workload/workload.hpp"
 
@@ -31,12 +32,18 @@ struct SimulationOptions {
   // (docs/semantics.md#resize-requests-of-running-jobs). Only batfill's own scheduler in-process
   // takes them: no Batsim protocol can say them.
   bool resize_requests_replayed = false;
+  // --energy: Batsim 4.2.1's power model (docs/protocol.md#the-power-model-of-the-stand-in), its
+  // rows written to `energy_traces` when not null. Without it power decisions are refused and
+  // nothing of the run changes.
+  bool energy = false;
+  PowerTraces* energy_traces = nullptr;
 };
 
 struct SimulationResult {
   int machine_count = 0;
   double scheduling_seconds = 0;  // wall time spent waiting for the decision process
   double wall_seconds = 0;
+  std::optional<EnergyFigures> energy;  // with --energy only
 };
 
 // Runs the whole simulation. Throws std::runtime_error with a clear message when the platform
