@@ -110,34 +110,33 @@ SettingValue read_power_off_after(const rapidjson::Value& value) {
           [after](Settings& settings) { settings.scheduler.power.off_after = after; }};
 }
 
+// A duration or a count of idle power-off's options.
+SettingValue power_seconds(const rapidjson::Value& value, Time PowerOptions::*option) {
+  const Time time = seconds_of(value);
+  return {"", format_seconds(time),
+          [time, option](Settings& settings) { settings.scheduler.power.*option = time; }};
+}
+
+SettingValue power_count(const rapidjson::Value& value, int PowerOptions::*option) {
+  const int count = count_of(value);
+  return {"", std::to_string(count),
+          [count, option](Settings& settings) { settings.scheduler.power.*option = count; }};
+}
+
 SettingValue read_power_switch_on(const rapidjson::Value& value) {
-  const Time time = seconds_of(value);
-  return {"", format_seconds(time),
-          [time](Settings& settings) { settings.scheduler.power.switch_on = time; }};
+  return power_seconds(value, &PowerOptions::switch_on);
 }
-
 SettingValue read_power_switch_off(const rapidjson::Value& value) {
-  const Time time = seconds_of(value);
-  return {"", format_seconds(time),
-          [time](Settings& settings) { settings.scheduler.power.switch_off = time; }};
+  return power_seconds(value, &PowerOptions::switch_off);
 }
-
 SettingValue read_power_keep_awake(const rapidjson::Value& value) {
-  const int machines = count_of(value);
-  return {"", std::to_string(machines),
-          [machines](Settings& settings) { settings.scheduler.power.keep_awake = machines; }};
+  return power_count(value, &PowerOptions::keep_awake);
 }
-
 SettingValue read_pstate_sleep(const rapidjson::Value& value) {
-  const int pstate = count_of(value);
-  return {"", std::to_string(pstate),
-          [pstate](Settings& settings) { settings.scheduler.power.sleep_pstate = pstate; }};
+  return power_count(value, &PowerOptions::sleep_pstate);
 }
-
 SettingValue read_pstate_compute(const rapidjson::Value& value) {
-  const int pstate = count_of(value);
-  return {"", std::to_string(pstate),
-          [pstate](Settings& settings) { settings.scheduler.power.compute_pstate = pstate; }};
+  return power_count(value, &PowerOptions::compute_pstate);
 }
 
 SettingValue read_order(const rapidjson::Value& value) {

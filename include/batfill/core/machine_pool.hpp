@@ -55,6 +55,8 @@ class MachinePool {
   // Calls change(index, mask) for the words of the machines' ids, ids outside 0..size-1 skipped.
   template <typename Change>
   void for_each_word(const MachineSet& machines, Change change) const;
+  void take_out(MachineBits& reason, const MachineSet& machines);
+  void put_back(MachineBits& reason, const MachineSet& machines);
 
   int size_;
   MachineBits free_;         // available and idle
