@@ -101,6 +101,9 @@ Message BatsimAdapter::exchange(const Message& request) {
     apply_per_event(instant, now, reply);
   }
   answer(instant.queries, at, reply);
+  if (options_.power.watch_energy && !instant.submissions.empty()) {
+    reply.events.push_back(stamped(reply.now, ConsumedEnergyQuery{}));
+  }
   check_liveness();
   return reply;
 }
@@ -118,6 +121,42 @@ void BatsimAdapter::apply_instant(Instant& instant, Time now) {
   submit(instant.submissions, now);
   for (const auto& [where, notification] : instant.notifications) notify(*notification, where);
   if (!instant.resize_requests->empty()) request_resizes(instant, now);
+  if (!instant.power_reports.empty()) report_power(instant, now);
+}
+
+// A report names the pstate the machines reached: the sleep or the compute pstate of the settings.
+void BatsimAdapter::report_power(const Instant& instant, Time now) {
+  const PowerOptions& power = options_.power;
+  for (const auto& [where, changed] : instant.power_reports) {
+    if (changed->pstate != power.sleep_pstate && changed->pstate != power.compute_pstate) {
+      fail(where, "field 'state': pstate " + std::to_string(changed->pstate) +
+                      " is neither the sleep pstate (" + std::to_string(power.sleep_pstate) +
+                      ") nor the compute pstate (" + std::to_string(power.compute_pstate) +
+                      ") batfill switches to");
+    }
+    const PowerTarget target =
+        changed->pstate == power.sleep_pstate ? PowerTarget::kSleep : PowerTarget::kCompute;
+    try {
+      scheduler_->power_reached(changed->resources, target, now);
+    } catch (const std::invalid_argument& e) {
+      fail(where, std::string("field 'resources': ") + e.what());
+    }
+    if (log_.debugging()) {
+      log_.debug(where.text() + ": machines " + to_string(changed->resources) + " reached " +
+                 to_string(target));
+    }
+  }
+}
+
+// batsched's energy_watcher aborts when the energy decreases: a platform that reports so is wrong.
+void BatsimAdapter::watch_energy(const ConsumedEnergyAnswer& answer, const EventPosition& where) {
+  if (consumed_joules_ >= 0 && answer.joules - consumed_joules_ < -1e-6) {
+    fail(where, "field 'consumed_energy': " + std::to_string(answer.joules) +
+                    " J, less than the " + std::to_string(consumed_joules_) +
+                    " J answered before: consumed energy never decreases");
+  }
+  log_.info(where.text() + ": consumed energy " + std::to_string(answer.joules) + " J");
+  consumed_joules_ = answer.joules;
 }
 
 // Requests join the queue after the instant's completions and submissions (docs/semantics.md
@@ -148,7 +187,12 @@ void BatsimAdapter::apply_per_event(Instant& instant, Time now, Message& reply) 
   sort_by_id(instant.submissions);
   const std::vector<std::vector<InstantEvent>> passes = per_event_passes(
       instant.submissions.size(), instant.notifications.size(), terminations_of(instant, now));
-  if (passes.empty() && instant.resize_requests->empty()) return;
+  if (!instant.power_reports.empty()) report_power(instant, now);
+  // Idle power-off decides after every instant, even one without a pass of pyss's.
+  if (passes.empty() && instant.resize_requests->empty()) {
+    if (options_.power.enabled()) decide(now, reply);
+    return;
+  }
   scheduler_->correct_predictions(now);
   for (const std::vector<InstantEvent>& pass : passes) {
     apply_events(instant, pass, now);
@@ -260,9 +304,15 @@ void BatsimAdapter::file_event(const EventPosition& where, Time timestamp, Insta
   } else if (std::holds_alternative<RequestedCall>(data)) {
     instant.wake_up = true;
     if (log_.debugging()) log_.debug(where.text() + ": requested call");
+  } else if (const auto* changed = std::get_if<ResourceStateChanged>(&data);
+             changed != nullptr && options_.power.enabled()) {
+    instant.power_reports.emplace_back(where, changed);
+  } else if (const auto* energy = std::get_if<ConsumedEnergyAnswer>(&data);
+             energy != nullptr && options_.power.watch_energy) {
+    watch_energy(*energy, where);
   } else if (std::holds_alternative<ResourceStateChanged>(data) ||
              std::holds_alternative<ConsumedEnergyAnswer>(data)) {
-    // Replies to requests batfill never makes (power states, energy): nothing depends on them.
+    // Replies to requests batfill makes only with idle power-off or energy_watcher.
     log_.warning(where.text() + ": not expected by batfill, ignored");
   } else if (std::holds_alternative<SimulationEnds>(data)) {
     instant.ends = true;
@@ -471,6 +521,19 @@ void BatsimAdapter::decide(Time now, Message& reply) {
   }
   reply.events.reserve(decisions.size());
   for (Decision& decision : decisions) {
+    if (decision.kind == Decision::Kind::kSwitchPower) {
+      const bool sleep = decision.power == PowerTarget::kSleep;
+      if (log_.debugging()) {
+        log_.debug("switch " + to_string(decision.machines) + " to " + to_string(decision.power) +
+                   " at " + format_seconds(now) + " s");
+      }
+      reply.events.push_back(stamped(
+          reply.now, SetResourceState{std::move(decision.machines),
+                                      sleep ? options_.power.sleep_pstate
+                                            : options_.power.compute_pstate,
+                                      protocol::PowerChange::kTurnOnOff}));
+      continue;
+    }
     if (decision.kind == Decision::Kind::kGrantResize) {
       if (log_.debugging()) {
         log_.debug("grant " + decision.job_id + " at " + format_seconds(now) + " s on " +
@@ -537,7 +600,11 @@ Time BatsimAdapter::instant_time(Time now, const Instant& instant) {
 // correct_due() has made every correction due before kWakeUpLead after Batsim's clock, so the call
 // targets no earlier.
 void BatsimAdapter::ask_wake_up(Message& reply) {
-  const Time at = scheduler_->next_correction_time();
+  Time at = scheduler_->next_correction_time();
+  // An idle machine's switch off is due at a time of its own; one due sooner than Batsim could
+  // call is made at the first call it can (docs/semantics.md#idle-power-off-power_off_after).
+  const Time power = scheduler_->next_power_time(last_instant_);
+  if (power != kNever) at = std::min(at, std::max(power, last_now_ + kWakeUpLead));
   if (at == kNever) return;
   if (!wake_ups_.empty() && *wake_ups_.begin() <= at) return;
   wake_ups_.insert(at);
@@ -559,6 +626,8 @@ void BatsimAdapter::answer(const std::vector<const EstimateWaitingTimeQuery*>& q
 // them back; otherwise Batsim would deadlock.
 void BatsimAdapter::check_liveness() const {
   if (scheduler_->waiting_count() == 0 || scheduler_->running_count() != 0) return;
+  // A switch reports back, and brings a pass that wakes the machines the queue needs.
+  if (scheduler_->machines_switching() != 0) return;
   const std::string waiting = std::to_string(scheduler_->waiting_count()) + " jobs wait";
   if (scheduler_->free_nodes() == scheduler_->machine_count()) {
     throw std::logic_error(waiting + " on an idle machine and policy '" + policy_ +

@@ -4,7 +4,9 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <algorithm>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <utility>
 
@@ -41,9 +43,100 @@ std::string name_of(const rapidjson::Value& value) {
   return value.GetString();
 }
 
+// batsched's energy variants that batfill runs as they behave in batsched
+// (docs/usage.md#energy-batscheds-sleeper-and-energy_watcher): a policy with power settings. Any
+// power setting given as well applies over them.
+struct DropIn {
+  const char* name;
+  void (*apply)(Settings& settings);
+};
+
+const std::vector<DropIn>& drop_ins() {
+  static const std::vector<DropIn> names = {
+      {"sleeper",
+       [](Settings& settings) {
+         settings.policy = "sequential";
+         settings.scheduler.power.off_after = 0;
+         settings.scheduler.power.keep_awake = 0;
+       }},
+      {"energy_watcher",
+       [](Settings& settings) {
+         settings.policy = "sequential";
+         settings.scheduler.power.watch_energy = true;
+       }},
+  };
+  return names;
+}
+
 SettingValue read_policy(const rapidjson::Value& value) {
-  const std::string name = find_policy(name_of(value)).name;
+  const std::string given = name_of(value);
+  for (const DropIn& drop_in : drop_ins()) {
+    if (given == drop_in.name) return {"", given, drop_in.apply};
+  }
+  const std::string name = find_policy(given).name;
   return {"", name, [name](Settings& settings) { settings.policy = name; }};
+}
+
+// A non-negative number of seconds: a JSON number, or its text.
+Time seconds_of(const rapidjson::Value& value) {
+  const std::string text = value.IsString() ? value.GetString() : value.IsNumber() ? json_text(value) : "";
+  const std::optional<Time> seconds = parse_decimal_seconds(text);
+  if (!seconds || *seconds < 0) {
+    throw std::invalid_argument("must be a number of seconds >= 0, got " +
+                                (value.IsString() ? quoted(text) : json_text(value)));
+  }
+  return *seconds;
+}
+
+// A non-negative integer: a JSON integer, or its text.
+int count_of(const rapidjson::Value& value) {
+  if (value.IsInt() && value.GetInt() >= 0) return value.GetInt();
+  if (value.IsString()) {
+    const std::string text = value.GetString();
+    if (!text.empty() && text.size() <= 9 && text.find_first_not_of("0123456789") == std::string::npos) {
+      return std::stoi(text);
+    }
+  }
+  throw std::invalid_argument("must be an integer >= 0, got " +
+                              (value.IsString() ? quoted(value.GetString()) : json_text(value)));
+}
+
+SettingValue read_power_off_after(const rapidjson::Value& value) {
+  if (value.IsString() && std::string(value.GetString()) == "never") {
+    return {"", "never", [](Settings& settings) { settings.scheduler.power.off_after = kNever; }};
+  }
+  const Time after = seconds_of(value);
+  return {"", format_seconds(after),
+          [after](Settings& settings) { settings.scheduler.power.off_after = after; }};
+}
+
+// A duration or a count of idle power-off's options.
+SettingValue power_seconds(const rapidjson::Value& value, Time PowerOptions::*option) {
+  const Time time = seconds_of(value);
+  return {"", format_seconds(time),
+          [time, option](Settings& settings) { settings.scheduler.power.*option = time; }};
+}
+
+SettingValue power_count(const rapidjson::Value& value, int PowerOptions::*option) {
+  const int count = count_of(value);
+  return {"", std::to_string(count),
+          [count, option](Settings& settings) { settings.scheduler.power.*option = count; }};
+}
+
+SettingValue read_power_switch_on(const rapidjson::Value& value) {
+  return power_seconds(value, &PowerOptions::switch_on);
+}
+SettingValue read_power_switch_off(const rapidjson::Value& value) {
+  return power_seconds(value, &PowerOptions::switch_off);
+}
+SettingValue read_power_keep_awake(const rapidjson::Value& value) {
+  return power_count(value, &PowerOptions::keep_awake);
+}
+SettingValue read_pstate_sleep(const rapidjson::Value& value) {
+  return power_count(value, &PowerOptions::sleep_pstate);
+}
+SettingValue read_pstate_compute(const rapidjson::Value& value) {
+  return power_count(value, &PowerOptions::compute_pstate);
 }
 
 SettingValue read_order(const rapidjson::Value& value) {
@@ -136,6 +229,8 @@ const std::vector<std::pair<std::string, std::string>>& batsched_variants() {
       {"conservative_bf", "conservative-classic"},
       {"fcfs", "none"},
       {"fcfs_fast", "none"},
+      {"sleeper", "sleeper"},
+      {"energy_watcher", "energy_watcher"},
   };
   return variants;
 }
@@ -143,6 +238,16 @@ const std::vector<std::pair<std::string, std::string>>& batsched_variants() {
 std::vector<std::string> batsched_variant_names() {
   std::vector<std::string> names;
   for (const auto& variant : batsched_variants()) names.push_back(variant.first);
+  return names;
+}
+
+// batsched 1.4's energy variants batfill does not run; docs/usage.md says which setting serves
+// the same purpose.
+const std::vector<std::string>& batsched_energy_variants() {
+  static const std::vector<std::string> names = {
+      "energy_bf",          "energy_bf_dicho",           "energy_bf_idle_sleeper",
+      "energy_bf_monitoring", "energy_bf_monitoring_inertial", "energy_bf_subpart_sleeper",
+      "easy_bf_plot_liquid_load_horizon"};
   return names;
 }
 
@@ -154,9 +259,16 @@ std::string policy_for_variant(const std::string& variant) {
   for (const PolicyInfo& policy : registered_policies()) {
     if (policy.name == variant) return variant;
   }
-  throw std::invalid_argument("unknown variant " + quoted(variant) +
-                              " (batsched names: " + join(batsched_variant_names()) +
-                              "; batfill policies: " + join(policy_names()) + ")");
+  const std::string supported = "batsched names: " + join(batsched_variant_names()) +
+                                "; batfill policies: " + join(policy_names());
+  const auto& energy = batsched_energy_variants();
+  if (std::find(energy.begin(), energy.end(), variant) != energy.end()) {
+    throw std::invalid_argument(
+        "batsched's energy variant " + quoted(variant) +
+        " is not supported; batfill's idle power-off (power_off_after, under any policy) serves "
+        "its purpose, see docs/usage.md (" + supported + ")");
+  }
+  throw std::invalid_argument("unknown variant " + quoted(variant) + " (" + supported + ")");
 }
 
 // batsched's --policy is the machine choice, never the algorithm.
@@ -239,6 +351,19 @@ const std::vector<Setting>& table() {
        "how the events of one Batsim request are handled: instant (default: completions, then "
        "submissions, one pass) or per-event (one pass per event, submissions first, "
        "completions in start order, jobs at their planned end freed first, as pyss)"},
+      {"power_off_after", "power-off-after", kNone, read_power_off_after, nullptr,
+       "idle power-off: seconds a machine stays idle before it is switched off, or never "
+       "(default) (docs/semantics.md#idle-power-off-power_off_after)"},
+      {"power_switch_on", "power-switch-on", kNone, read_power_switch_on, nullptr,
+       "seconds a switch on takes, as the scheduler plans it (default: 0)"},
+      {"power_switch_off", "power-switch-off", kNone, read_power_switch_off, nullptr,
+       "seconds a switch off takes, as the scheduler plans it (default: 0)"},
+      {"power_keep_awake", "power-keep-awake", kNone, read_power_keep_awake, nullptr,
+       "machines never switched off (default: 0)"},
+      {"pstate_sleep", "pstate-sleep", kNone, read_pstate_sleep, nullptr,
+       "the platform's sleep pstate, which idle power-off switches to (required with it)"},
+      {"pstate_compute", "pstate-compute", kNone, read_pstate_compute, nullptr,
+       "the platform's compute pstate, which idle power-off switches back to (default: 0)"},
   };
   return rows;
 }
@@ -375,11 +500,24 @@ std::string scheduler_description(const std::string& policy, const SchedulerOpti
   if (options.backfill_order != BackfillOrder::kQueue) {
     name += ", backfill order " + to_string(options.backfill_order);
   }
+  if (options.power.enabled()) {
+    name += ", power off after " + format_seconds(options.power.off_after) + " s";
+  }
   return name;
 }
 
 void check_settings(const Settings& settings) {
   check_options(*make_policy(settings.policy), settings.scheduler);
+  const PowerOptions& power = settings.scheduler.power;
+  if (power.enabled() && power.sleep_pstate < 0) {
+    throw std::invalid_argument(
+        "setting 'power_off_after' (--power-off-after) needs the sleep pstate: setting "
+        "'pstate_sleep' (--pstate-sleep)");
+  }
+  if (power.enabled() && power.sleep_pstate == power.compute_pstate) {
+    throw std::invalid_argument("settings 'pstate_sleep' and 'pstate_compute' are both " +
+                                std::to_string(power.sleep_pstate) + ": they must differ");
+  }
 }
 
 SettingValues apply_settings_json(const std::string& text, const std::string& source,

@@ -26,7 +26,8 @@ MachinePool::MachinePool(int machine_count)
     : size_(machine_count),
       free_(machine_count),
       busy_(machine_count),
-      unavailable_(machine_count) {
+      unavailable_(machine_count),
+      powered_off_(machine_count) {
   free_.for_each_word(0, size_ - 1, [&](std::size_t w, Word mask) { free_.word(w) |= mask; });
   free_count_ = std::max(size_, 0);
 }
@@ -106,18 +107,26 @@ void MachinePool::release(const MachineSet& machines) {
   });
 }
 
-void MachinePool::mark_unavailable(const MachineSet& machines) {
+void MachinePool::mark_unavailable(const MachineSet& machines) { take_out(unavailable_, machines); }
+void MachinePool::mark_available(const MachineSet& machines) { put_back(unavailable_, machines); }
+void MachinePool::power_down(const MachineSet& machines) { take_out(powered_off_, machines); }
+void MachinePool::power_up(const MachineSet& machines) { put_back(powered_off_, machines); }
+
+// A machine is out of use while any reason holds (unavailable, powered off); a busy one keeps
+// its job.
+void MachinePool::take_out(MachineBits& reason, const MachineSet& machines) {
   for_each_word(machines, [&](std::size_t w, Word mask) {
-    unavailable_.word(w) |= mask;
+    reason.word(w) |= mask;
     free_count_ -= MachineBits::count(free_.word(w) & mask);
     free_.word(w) &= ~mask;
   });
 }
 
-void MachinePool::mark_available(const MachineSet& machines) {
+void MachinePool::put_back(MachineBits& reason, const MachineSet& machines) {
   for_each_word(machines, [&](std::size_t w, Word mask) {
-    unavailable_.word(w) &= ~mask;
-    const Word back = mask & ~busy_.word(w) & ~free_.word(w);
+    reason.word(w) &= ~mask;
+    const Word back = mask & ~busy_.word(w) & ~unavailable_.word(w) & ~powered_off_.word(w) &
+                      ~free_.word(w);
     free_.word(w) |= back;
     free_count_ += MachineBits::count(back);
   });

@@ -12,6 +12,7 @@ std::unique_ptr<Policy> make_spec_easy_policy();
 std::unique_ptr<Policy> make_spec_conservative_policy();
 std::unique_ptr<Policy> make_easy_classic_policy();
 std::unique_ptr<Policy> make_conservative_classic_policy();
+std::unique_ptr<Policy> make_sequential_policy();
 
 const std::vector<PolicyInfo>& registered_policies() {
   static const std::vector<PolicyInfo> policies = {
@@ -30,6 +31,10 @@ const std::vector<PolicyInfo>& registered_policies() {
        "classic conservative (Feitelson & Weil): a persistent reservation per waiting job in an "
        "availability profile, compressed after completions",
        make_conservative_classic_policy},
+      {"sequential",
+       "one job at a time in queue order, the head once nothing runs (batsched's sleeper and "
+       "energy_watcher)",
+       make_sequential_policy},
   };
   return policies;
 }

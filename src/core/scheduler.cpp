@@ -41,6 +41,13 @@ Scheduler::Scheduler(int machine_count, std::unique_ptr<Policy> policy, Schedule
   }
   check_backfill_order(*policy_, options_.backfill_order);
   queues_.validate();
+  if (options_.power.enabled()) {
+    if (options_.power.switch_on < 0 || options_.power.switch_off < 0 ||
+        options_.power.off_after < 0 || options_.power.keep_awake < 0) {
+      throw std::invalid_argument("idle power-off needs non-negative times and machine counts");
+    }
+    power_ = std::make_unique<PowerStates>(machine_count, options_.power);
+  }
 }
 
 // Inline: both run for every comparison of the wait queue's order.
@@ -64,8 +71,8 @@ void Scheduler::complete(const JobId& id, Time now) {
     throw std::invalid_argument("completion of resize request '" + id + "', which ends with job '" +
                                 resizes_.job_of(id) + "'");
   }
-  if (!resizes_.empty()) end_resizes(id);
-  give_back(it->second);
+  if (!resizes_.empty()) end_resizes(id, now);
+  give_back(it->second, now);
   corrections_.untrack(it->second);
   const Job job = std::move(it->second.job);
   if (predictor_->learns() || predictor_->uses_running_jobs()) {
@@ -76,15 +83,16 @@ void Scheduler::complete(const JobId& id, Time now) {
   policy_->on_job_completed(job);
 }
 
-void Scheduler::give_back(const RunningJob& running) {
+void Scheduler::give_back(const RunningJob& running, Time now) {
   pool_.release(running.machines);
+  if (power_) power_->became_idle(running.machines, now);
   if (queue_of(running.job).limits_slots()) slots_.remove(running.job);
   releases_.erase(running.release);
 }
 
 // The job's end is the end of its resizes (docs/semantics.md#resize-requests-of-running-jobs): the
 // granted ones give their machines back with it, the pending ones are withdrawn.
-void Scheduler::end_resizes(const JobId& job) {
+void Scheduler::end_resizes(const JobId& job, Time now) {
   for (const JobId& request : resizes_.close(job)) {
     if (is_pending_resize(request)) {
       withdraw(request);
@@ -92,7 +100,7 @@ void Scheduler::end_resizes(const JobId& job) {
     }
     const auto grant = running_.find(request);
     if (grant == running_.end()) continue;  // withdrawn earlier
-    give_back(grant->second);
+    give_back(grant->second, now);
     const Job granted = std::move(grant->second.job);
     running_.erase(grant);
     policy_->on_job_completed(granted);
@@ -311,7 +319,12 @@ void Scheduler::schedule(Time now, std::vector<Decision>& decisions) {
   decisions.clear();
   std::move(pending_.begin(), pending_.end(), std::back_inserter(decisions));
   pending_.clear();
-  if (waiting_count() == 0) return;
+  if (power_ && !power_->begun()) power_->begin(now);
+  if (waiting_count() != 0) pass(now, decisions);
+  if (power_) switch_power(now, decisions);
+}
+
+void Scheduler::pass(Time now, std::vector<Decision>& decisions) {
   if (resizes_.has_pending()) resizes_.age_pending(now);
   if (depends_on_time(options_.order)) {
     const std::vector<std::size_t> previous_positions = reordering(waiting_queue(), now);
@@ -324,8 +337,11 @@ void Scheduler::schedule(Time now, std::vector<Decision>& decisions) {
     }
   }
 
+  std::vector<PlannedReleases::iterator> powered_off;
+  if (power_) powered_off = power_->plan(releases_, now);
   const std::vector<const Job*> starting =
       policy_->select_jobs_to_start(view_at(now, waiting_queue()));
+  for (const auto entry : powered_off) releases_.erase(entry);
   if (starting.empty()) return;
 
   // A sorted vector, not a hash set: a pass starts few jobs, and this runs at every instant.
@@ -436,7 +452,38 @@ Time Scheduler::estimate_start(const Job& job, Time now) const {
                        [&](const Job* a, const Job* b) { return precedes(*a, *b, now); }),
       &queued);
   pending.position = static_cast<std::size_t>(place - queue.begin());
-  return policy_->estimate_start(queued, pending, view_at(now, QueueView(queue)));
+  SchedulingView view = view_at(now, QueueView(queue));
+  PlannedReleases with_power;  // the machines not awake, planned as at a pass
+  if (power_) {
+    with_power = releases_;
+    power_->plan(with_power, now);
+    view.releases = &with_power;
+  }
+  return policy_->estimate_start(queued, pending, view);
+}
+
+// docs/semantics.md#idle-power-off-power_off_after: the demand is the policy's, by default every
+// waiting job's nodes.
+void Scheduler::switch_power(Time now, std::vector<Decision>& decisions) {
+  const long long demand = policy_->power_demand(waiting_queue());
+  for (PowerSwitch& change : power_->decide(now, demand, pool_)) {
+    if (change.target == PowerTarget::kSleep) pool_.power_down(change.machines);
+    Decision& decision = decisions.emplace_back();
+    decision.kind = Decision::Kind::kSwitchPower;
+    decision.machines = std::move(change.machines);
+    decision.power = change.target;
+  }
+}
+
+void Scheduler::power_reached(const MachineSet& machines, PowerTarget target, Time now) {
+  if (!power_) {
+    throw std::invalid_argument("a power state was reported, but idle power-off is not set");
+  }
+  pool_.power_up(power_->reached(machines, target, now));
+}
+
+Time Scheduler::next_power_time(Time now) const {
+  return power_ ? power_->next_switch_off(now, pool_) : kNever;
 }
 
 std::vector<const Job*>::iterator Scheduler::waiting_begin() {

@@ -208,7 +208,8 @@ TEST(BatsimAdapter, UnknownSchedConfigKeyIsAnError) {
     EXPECT_STREQ(e.what(),
                  "event 0 (SIMULATION_BEGINS): field 'config.sched-config': unknown "
                  "key 'foo' (valid: backfill, order, alloc, predictor, predictor_options, "
-                 "corrector, backfill_order, queues, batching)");
+                 "corrector, backfill_order, queues, batching, power_off_after, power_switch_on, "
+      "power_switch_off, power_keep_awake, pstate_sleep, pstate_compute)");
   }
 }
 
@@ -501,6 +502,15 @@ TEST(BatsimAdapter, EndsWithAnEmptyReply) {
   EXPECT_TRUE(session.scheduler.finished());
   EXPECT_THROW(session.scheduler.exchange(request(from_seconds(11), {RequestedCall{}})),
                ProtocolError);
+}
+
+std::string exchange_error_with(BatsimAdapter& adapter, Time now, std::vector<EventData> events) {
+  try {
+    adapter.exchange(request(now, std::move(events)));
+  } catch (const ProtocolError& e) {
+    return e.what();
+  }
+  return "(no error)";
 }
 
 std::string exchange_error(BatsimAdapter& scheduler, Time now) {
@@ -820,6 +830,118 @@ TEST(BatsimAdapterPredictions, SchedConfigSetsThePredictionOptions) {
   EXPECT_EQ(adapter.options().predictor_options, (PredictorOptions{{"eta", "100"}}));
   EXPECT_EQ(adapter.options().corrector, "tsafrir");
   EXPECT_EQ(adapter.options().backfill_order, BackfillOrder::kShortestFirst);
+}
+
+
+// ---- Idle power-off (docs/semantics.md#idle-power-off-power_off_after) ------------------------
+
+// The reply's events as text: "switch 0-3 to 13", "start a on 0", "call 60", "query energy".
+std::vector<std::string> events_of(const Message& reply) {
+  std::vector<std::string> texts;
+  for (const Event& event : reply.events) {
+    if (const auto* set = std::get_if<SetResourceState>(&event.data)) {
+      texts.push_back("switch " + to_string(set->resources) + " to " + std::to_string(set->pstate));
+    } else if (const auto* execute = std::get_if<ExecuteJob>(&event.data)) {
+      texts.push_back("start " + execute->job_id + " on " + to_string(execute->alloc));
+    } else if (const auto* call = std::get_if<CallMeLater>(&event.data)) {
+      texts.push_back("call " + format_seconds(call->at));
+    } else if (std::holds_alternative<ConsumedEnergyQuery>(event.data)) {
+      texts.push_back("query energy");
+    } else {
+      texts.push_back("other");
+    }
+  }
+  return texts;
+}
+
+ResourceStateChanged reached(const std::string& machines, int pstate) {
+  return ResourceStateChanged{parse_machine_set(machines), pstate, PowerChange::kByPlatform};
+}
+
+constexpr const char* kPowerConfig =
+    R"({"power_off_after":0,"power_switch_off":10,"power_switch_on":100,"pstate_sleep":13})";
+
+// Case P6's platform driven through the protocol with one job: every machine is switched off at
+// SIMULATION_BEGINS; a job submitted while they switch waits for their report, then wakes the one
+// machine it needs, starts at its report, and the machine goes back to sleep at its end.
+TEST(BatsimAdapterPower, SwitchesThroughSetResourceStateAndFollowsTheReports) {
+  BatsimAdapter adapter("easy");
+  using Texts = std::vector<std::string>;
+  EXPECT_EQ(events_of(adapter.exchange(request(0, {platform(4, kPowerConfig)}))),
+            (Texts{"switch 0-3 to 13"}));
+  EXPECT_EQ(events_of(adapter.exchange(request(from_seconds(1), {submission("a", 1, 10)}))),
+            Texts{});
+  EXPECT_EQ(events_of(adapter.exchange(request(from_seconds(10), {reached("0-3", 13)}))),
+            (Texts{"switch 0 to 0"}));
+  EXPECT_EQ(events_of(adapter.exchange(request(from_seconds(110), {reached("0", 0)}))),
+            (Texts{"start a on 0"}));
+  EXPECT_EQ(
+      events_of(adapter.exchange(request(from_seconds(120), {completion("a", "0")}))),
+      (Texts{"switch 0 to 13"}));
+}
+
+// An idle machine's switch off is due power_off_after after its last job: the adapter asks to be
+// called then, first in its reply, and switches it off at that call.
+TEST(BatsimAdapterPower, AsksToBeCalledWhenAnIdleMachineIsDue) {
+  BatsimAdapter adapter("conservative-classic");
+  using Texts = std::vector<std::string>;
+  EXPECT_EQ(events_of(adapter.exchange(request(
+                0, {platform(2, R"({"power_off_after":60,"pstate_sleep":13})")}))),
+            (Texts{"call 60.000000"}));
+  EXPECT_EQ(events_of(adapter.exchange(request(from_seconds(30), {submission("a", 1, 100)}))),
+            (Texts{"start a on 0"}));
+  const Time delivered = from_seconds(60) + 600;
+  EXPECT_EQ(events_of(adapter.exchange(request(delivered, {RequestedCall{}}))),
+            (Texts{"switch 1 to 13"}));
+  EXPECT_EQ(events_of(adapter.exchange(request(from_seconds(80), {completion("a", "0")}))),
+            (Texts{"call 140.000000"}));
+}
+
+TEST(BatsimAdapterPower, RefusesReportsItDidNotAskFor) {
+  BatsimAdapter adapter("easy");
+  adapter.exchange(request(0, {platform(4, kPowerConfig)}));
+  EXPECT_EQ(exchange_error_with(adapter, from_seconds(10), {reached("0-3", 7)}),
+            "event 0 (RESOURCE_STATE_CHANGED): field 'state': pstate 7 is neither the sleep "
+            "pstate (13) nor the compute pstate (0) batfill switches to");
+  BatsimAdapter other("easy");
+  other.exchange(request(0, {platform(4, kPowerConfig)}));
+  EXPECT_EQ(exchange_error_with(other, from_seconds(10), {reached("0", 0)}),
+            "event 0 (RESOURCE_STATE_CHANGED): field 'resources': machine 0 reported in the "
+            "compute state, but the scheduler did not switch it there");
+}
+
+// batsched's sleeper: one job at a time, every idle machine asleep, the head's machines woken.
+TEST(BatsimAdapterPower, SleeperRunsOneJobAtATimeAndSleepsTheRest) {
+  BatsimAdapter adapter("easy");
+  using Texts = std::vector<std::string>;
+  EXPECT_EQ(events_of(adapter.exchange(request(
+                0, {platform(4, R"({"backfill":"sleeper","pstate_sleep":13})")}))),
+            (Texts{"switch 0-3 to 13"}));
+  EXPECT_EQ(events_of(adapter.exchange(request(0, {reached("0-3", 13)}))), Texts{});
+  EXPECT_EQ(events_of(adapter.exchange(request(from_seconds(5), {submission("a", 2, 10),
+                                                                 submission("b", 1, 10)}))),
+            (Texts{"switch 0-1 to 0"}));
+  EXPECT_EQ(events_of(adapter.exchange(request(from_seconds(5), {reached("0-1", 0)}))),
+            (Texts{"start a on 0-1"}));
+  // b waits for a: no machine is needed meanwhile.
+  EXPECT_EQ(events_of(adapter.exchange(request(from_seconds(15), {completion("a", "0-1")}))),
+            (Texts{"start b on 0", "switch 1 to 13"}));
+}
+
+// batsched's energy_watcher: one job at a time on the whole machine, the energy queried at each
+// submission and required never to decrease.
+TEST(BatsimAdapterPower, EnergyWatcherQueriesAtSubmissionsAndChecksTheAnswers) {
+  BatsimAdapter adapter("easy");
+  using Texts = std::vector<std::string>;
+  adapter.exchange(request(0, {platform(4, R"({"backfill":"energy_watcher"})")}));
+  EXPECT_EQ(events_of(adapter.exchange(request(from_seconds(1), {submission("a", 1, 10),
+                                                                 submission("b", 1, 10)}))),
+            (Texts{"start a on 0", "query energy"}));
+  EXPECT_EQ(events_of(adapter.exchange(request(from_seconds(1), {ConsumedEnergyAnswer{100}}))),
+            Texts{});
+  EXPECT_EQ(exchange_error_with(adapter, from_seconds(2), {ConsumedEnergyAnswer{99}}),
+            "event 0 (ANSWER): field 'consumed_energy': 99.000000 J, less than the 100.000000 J "
+            "answered before: consumed energy never decreases");
 }
 
 }  // namespace

@@ -107,7 +107,8 @@ TEST(Settings, ReadsTheQueuesInline) {
 TEST(Settings, UnknownKeyNamesItAndTheValidOnes) {
   EXPECT_EQ(error_of(R"({"foo":1})"),
             "unknown key 'foo' (valid: backfill, order, alloc, predictor, "
-            "predictor_options, corrector, backfill_order, queues, batching)");
+            "predictor_options, corrector, backfill_order, queues, batching, power_off_after, "
+            "power_switch_on, power_switch_off, power_keep_awake, pstate_sleep, pstate_compute)");
 }
 
 TEST(Settings, BadValuesNameTheSetting) {
@@ -168,6 +169,62 @@ TEST(Settings, BatschedSpellingsMeanBatfillNames) {
   EXPECT_NE(flags_error({{"policy", "easy"}}).find("basic, contiguous"), std::string::npos);
 }
 
+// Idle power-off (docs/semantics.md#idle-power-off-power_off_after): its settings, from JSON or
+// from flags, and the checks of the whole.
+TEST(Settings, ReadsThePowerSettings) {
+  const Settings json = settings_of(
+      R"({"power_off_after":60,"power_switch_on":"151.52","power_switch_off":6.1,)"
+      R"("power_keep_awake":2,"pstate_sleep":13,"pstate_compute":0})");
+  const PowerOptions& power = json.scheduler.power;
+  EXPECT_EQ(power.off_after, from_seconds(60));
+  EXPECT_EQ(power.switch_on, 151'520'000);
+  EXPECT_EQ(power.switch_off, 6'100'000);
+  EXPECT_EQ(power.keep_awake, 2);
+  EXPECT_EQ(power.sleep_pstate, 13);
+  EXPECT_EQ(power.compute_pstate, 0);
+  Settings flags;
+  from_flags({{"power-off-after", "never"}, {"pstate-sleep", "13"}}).apply_to(flags);
+  EXPECT_FALSE(flags.scheduler.power.enabled());
+  EXPECT_FALSE(Settings().scheduler.power.enabled());  // off by default
+  EXPECT_EQ(error_of(R"({"power_off_after":-1})"),
+            "setting 'power_off_after' (--power-off-after): must be a number of seconds >= 0, "
+            "got -1");
+  EXPECT_EQ(error_of(R"({"pstate_sleep":"x"})"),
+            "setting 'pstate_sleep' (--pstate-sleep): must be an integer >= 0, got 'x'");
+  EXPECT_EQ(parse_settings(R"({"power_off_after":0})").error,
+            "setting 'power_off_after' (--power-off-after) needs the sleep pstate: setting "
+            "'pstate_sleep' (--pstate-sleep)");
+  EXPECT_EQ(parse_settings(R"({"power_off_after":0,"pstate_sleep":0})").error,
+            "settings 'pstate_sleep' and 'pstate_compute' are both 0: they must differ");
+}
+
+// batsched's sleeper and energy_watcher run as batfill's sequential policy with power settings;
+// its other energy variants are refused with what batfill runs instead.
+TEST(Settings, BatschedEnergyVariants) {
+  Settings sleeper;
+  from_flags({{"variant", "sleeper"}, {"pstate-sleep", "13"}}).apply_to(sleeper);
+  EXPECT_EQ(sleeper.policy, "sequential");
+  EXPECT_EQ(sleeper.scheduler.power.off_after, 0);
+  EXPECT_EQ(sleeper.scheduler.power.sleep_pstate, 13);
+  Settings later;  // a power setting given too applies over the variant's
+  from_flags({{"variant", "sleeper"}, {"power-off-after", "30"}}).apply_to(later);
+  EXPECT_EQ(later.scheduler.power.off_after, from_seconds(30));
+  Settings watcher;
+  from_flags({{"variant", "energy_watcher"}}).apply_to(watcher);
+  EXPECT_EQ(watcher.policy, "sequential");
+  EXPECT_TRUE(watcher.scheduler.power.watch_energy);
+  EXPECT_FALSE(watcher.scheduler.power.enabled());
+  const std::string refused = flags_error({{"variant", "energy_bf_idle_sleeper"}});
+  EXPECT_NE(refused.find("batsched's energy variant 'energy_bf_idle_sleeper' is not supported; "
+                         "batfill's idle power-off (power_off_after"),
+            std::string::npos)
+      << refused;
+  EXPECT_NE(refused.find("batsched names: easy_bf, conservative_bf, fcfs, fcfs_fast, sleeper, "
+                         "energy_watcher; batfill policies: none, easy"),
+            std::string::npos)
+      << refused;
+}
+
 TEST(Settings, TwoSpellingsOfOneSettingMustAgree) {
   EXPECT_EQ(flags_error({{"backfill", "easy"}, {"variant", "conservative_bf"}}),
             "conflicting values of setting 'backfill': 'easy' and 'conservative-classic'");
@@ -197,7 +254,9 @@ TEST(Settings, FlagsAndChoicesComeFromTheTable) {
   for (const SettingFlag& flag : setting_flags()) names.push_back(flag.name);
   EXPECT_EQ(names, (std::vector<std::string>{"backfill", "variant,v", "order", "queue_order,o",
                                              "alloc", "policy,p", "predictor", "predictor-options",
-                                             "corrector", "backfill-order", "queues", "batching"}));
+                                             "corrector", "backfill-order", "queues", "batching", "power-off-after",
+                                      "power-switch-on", "power-switch-off", "power-keep-awake",
+                                      "pstate-sleep", "pstate-compute"}));
   EXPECT_NE(setting_flags()[0].description.find("conservative-classic"), std::string::npos);
   const std::vector<SettingChoice> choices = setting_choices();
   ASSERT_FALSE(choices.empty());

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <initializer_list>
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -67,6 +68,14 @@ struct ReplayResult {
   std::map<JobId, Time> granted;
   std::map<JobId, MachineSet> granted_machines;
   std::map<JobId, Time> cancelled;
+  // Idle power-off (docs/semantics.md#idle-power-off-power_off_after): each switch decided, in
+  // order. The replay plays the platform: a switch is reported after the time the settings give.
+  struct Switch {
+    Time time;
+    MachineSet machines;
+    PowerTarget target;
+  };
+  std::vector<Switch> switches;
 };
 
 // Watches a replay from inside (property tests). With an observer the replay drives the
@@ -131,11 +140,30 @@ inline ReplayResult replay(const std::vector<TraceJob>& trace, int machine_count
       }
     }
   };
-  while (!submissions.empty() || !completions.empty() || !requests.empty()) {
+  // Power reports due, and the wake-ups the scheduler asked for (idle power-off).
+  std::multimap<Time, std::pair<MachineSet, PowerTarget>> reports;
+  std::set<Time> wake_ups;
+  bool first = true;
+  auto report_power = [&](Time now) {
+    while (!reports.empty() && reports.begin()->first == now) {
+      const auto& [machines, target] = reports.begin()->second;
+      scheduler.power_reached(machines, target, now);
+      reports.erase(reports.begin());
+    }
+    wake_ups.erase(now);
+  };
+  while (!submissions.empty() || !completions.empty() || !requests.empty() || !reports.empty() ||
+         !wake_ups.empty() || first) {
     Time now = kNever;
     if (!submissions.empty()) now = submissions.begin()->first;
     if (!completions.empty()) now = std::min(now, completions.begin()->first);
     if (!requests.empty()) now = std::min(now, requests.begin()->first);
+    if (!reports.empty()) now = std::min(now, reports.begin()->first);
+    if (!wake_ups.empty()) now = std::min(now, *wake_ups.begin());
+    // With idle power-off the first instant is time 0, as Batsim's SIMULATION_BEGINS.
+    if (first && options.power.enabled()) now = std::min<Time>(now, 0);
+    first = false;
+    if (now == kNever) break;
     std::vector<JobId> completed;
     while (!completions.empty() && completions.begin()->first == now) {
       completed.push_back(completions.begin()->second);
@@ -151,6 +179,7 @@ inline ReplayResult replay(const std::vector<TraceJob>& trace, int machine_count
       for (const JobId& id : completed) scheduler.complete(id, now);
       for (const Job& job : submitted) scheduler.submit(job);
       make_requests(now);
+      report_power(now);
       decisions = scheduler.schedule(now);
     } else {
       for (const JobId& id : completed) scheduler.complete(id, now);
@@ -162,6 +191,7 @@ inline ReplayResult replay(const std::vector<TraceJob>& trace, int machine_count
         scheduler.submit(job);
       }
       make_requests(now);
+      report_power(now);
       decisions = scheduler.schedule(now);
       observer->after_pass(scheduler, now, completed, decisions);
     }
@@ -169,7 +199,16 @@ inline ReplayResult replay(const std::vector<TraceJob>& trace, int machine_count
       result.first_reservation.emplace(first.job_id, first.start);
     }
     withdrawn_at(now, completed);
+    const Time wake_up = scheduler.next_power_time(now);
+    if (wake_up != kNever) wake_ups.insert(wake_up);
     for (const Decision& d : decisions) {
+      if (d.kind == Decision::Kind::kSwitchPower) {
+        result.switches.push_back({now, d.machines, d.power});
+        const bool on = d.power == PowerTarget::kCompute;
+        reports.emplace(now + (on ? options.power.switch_on : options.power.switch_off),
+                        std::pair{d.machines, d.power});
+        continue;
+      }
       if (d.kind == Decision::Kind::kReject) {
         result.rejected[d.job_id] = d.reason;
         continue;

@@ -103,6 +103,7 @@ class BatsimAdapter : public protocol::DecisionProcess {
     std::vector<const protocol::EstimateWaitingTimeQuery*> queries;
     // The request's, after its events (docs/semantics.md#resize-requests-of-running-jobs).
     const std::vector<protocol::ResizeRequested>* resize_requests = nullptr;
+    std::vector<std::pair<EventPosition, const protocol::ResourceStateChanged*>> power_reports;
     bool wake_up = false;  // Batsim's answer to a CALL_ME_LATER
     bool ends = false;
   };
@@ -129,6 +130,11 @@ class BatsimAdapter : public protocol::DecisionProcess {
   Time instant_time(Time now, const Instant& instant);
   void notify(const protocol::BatsimNotify& notification, const EventPosition& where);
   void request_resizes(const Instant& instant, Time now);
+  // Idle power-off (docs/semantics.md#idle-power-off-power_off_after): the platform's reports of
+  // the switches batfill asked for.
+  void report_power(const Instant& instant, Time now);
+  // batsched's energy_watcher: the platform's consumed energy never decreases.
+  void watch_energy(const protocol::ConsumedEnergyAnswer& answer, const EventPosition& where);
   protocol::Message end(Time now);
   void decide(Time now, protocol::Message& reply);
   void answer(const std::vector<const protocol::EstimateWaitingTimeQuery*>& queries, Time now,
@@ -153,6 +159,7 @@ class BatsimAdapter : public protocol::DecisionProcess {
   bool finished_ = false;
   Time last_now_ = 0;      // the latest request's `now`
   Time last_instant_ = 0;  // the time the core saw at the latest request
+  double consumed_joules_ = -1;  // the last energy the platform answered; -1: none yet
 };
 
 }  // namespace batfill::adapter

@@ -39,6 +39,12 @@ class MachinePool {
   void mark_unavailable(const MachineSet& machines);
   void mark_available(const MachineSet& machines);
 
+  // Idle power-off (docs/semantics.md#idle-power-off-power_off_after): idle machines switched off
+  // are out of use until they are awake again. Precondition of power_down: the machines are free.
+  void power_down(const MachineSet& machines);
+  void power_up(const MachineSet& machines);
+  bool is_free(int id) const { return id >= 0 && id < size_ && free_.test(id); }
+
  private:
   // Machine states are bit tables changed a word at a time (machine_bits.hpp), free machines
   // searched the same way, rather than interval sets, whose arithmetic dominated the core's own
@@ -49,11 +55,14 @@ class MachinePool {
   // Calls change(index, mask) for the words of the machines' ids, ids outside 0..size-1 skipped.
   template <typename Change>
   void for_each_word(const MachineSet& machines, Change change) const;
+  void take_out(MachineBits& reason, const MachineSet& machines);
+  void put_back(MachineBits& reason, const MachineSet& machines);
 
   int size_;
   MachineBits free_;         // available and idle
   MachineBits busy_;         // runs a job
   MachineBits unavailable_;  // out of use (a busy one keeps its job)
+  MachineBits powered_off_;  // asleep or switching (idle-power-off only)
   int free_count_ = 0;
 };
 

@@ -119,6 +119,15 @@ class Policy {
   // view.free_nodes taken together.
   virtual std::vector<const Job*> select_jobs_to_start(const SchedulingView& view) = 0;
 
+  // Idle power-off (docs/semantics.md#idle-power-off-power_off_after): the nodes the waiting jobs
+  // may need from the machines that are not awake, after a pass. Every waiting job's nodes by
+  // default; a policy that can start only some of them says which.
+  virtual long long power_demand(QueueView queue) const {
+    long long nodes = 0;
+    for (const Job* job : queue) nodes += job->nodes;
+    return nodes;
+  }
+
   // The first reservations made by the last select_jobs_to_start, for the log, each once:
   // taking them leaves none. Empty for policies without persistent reservations.
   virtual std::vector<FirstReservation> take_first_reservations() { return {}; }

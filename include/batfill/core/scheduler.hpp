@@ -16,6 +16,7 @@
 #include "batfill/core/job.hpp"
 #include "batfill/core/machine_pool.hpp"
 #include "batfill/core/policy.hpp"
+#include "batfill/core/power_states.hpp"
 #include "batfill/core/prediction.hpp"
 #include "batfill/core/queue_order.hpp"
 #include "batfill/core/resize_book.hpp"
@@ -36,16 +37,20 @@ struct SchedulerOptions {
   // The queues (docs/semantics.md#queues---queues); null: one implicit queue that reserves and
   // backfills.
   std::shared_ptr<const QueueConfig> queues;
+  // Idle power-off (docs/semantics.md#idle-power-off-power_off_after); off by default.
+  PowerOptions power;
 };
 
 struct Decision {
   // kGrantResize: a resize request (docs/semantics.md#resize-requests-of-running-jobs) granted;
-  // job_id is the request's.
-  enum class Kind { kExecute, kReject, kGrantResize };
+  // job_id is the request's. kSwitchPower: idle machines switched to `power`
+  // (docs/semantics.md#idle-power-off-power_off_after); job_id is empty.
+  enum class Kind { kExecute, kReject, kGrantResize, kSwitchPower };
   Kind kind = Kind::kExecute;
   JobId job_id;
   MachineSet machines;  // kExecute, kGrantResize: exactly job.nodes machines
   Rejection reason;     // kReject: why the job can never run, naming the job
+  PowerTarget power = PowerTarget::kSleep;  // kSwitchPower
 };
 
 // Throws std::invalid_argument for options a Scheduler with `policy` refuses: an unknown
@@ -114,6 +119,16 @@ class Scheduler {
   // estimate_waiting_time QUERY. Returns kNever for a job that can never run.
   Time estimate_start(const Job& job, Time now) const;
 
+  // Idle power-off: the platform reports that `machines` reached the state a kSwitchPower
+  // decision asked for; applied with the instant's other events, before schedule(). Throws
+  // std::invalid_argument for a machine that was not switching there.
+  void power_reached(const MachineSet& machines, PowerTarget target, Time now);
+  // The next time after `now` at which an idle machine may be switched off; the caller asks to be
+  // woken up then. kNever without idle power-off.
+  Time next_power_time(Time now) const;
+  // Machines switching on or off: their reports will come.
+  int machines_switching() const { return power_ ? power_->switching() : 0; }
+
   void mark_unavailable(const MachineSet& machines) { pool_.mark_unavailable(machines); }
   void mark_available(const MachineSet& machines) { pool_.mark_available(machines); }
 
@@ -142,9 +157,12 @@ class Scheduler {
   // Puts a job of waiting_ in the wait queue at its place at `now` and tells the policy.
   void enqueue(Job& stored, Time now);
   // Frees the machines of a running entry, with its slots and planned release.
-  void give_back(const RunningJob& running);
+  void give_back(const RunningJob& running, Time now);
   // Ends the job's granted resizes and withdraws its pending ones, at the job's end.
-  void end_resizes(const JobId& job);
+  void end_resizes(const JobId& job, Time now);
+  // The policy's pass, then the power switches after it.
+  void pass(Time now, std::vector<Decision>& decisions);
+  void switch_power(Time now, std::vector<Decision>& decisions);
   // Moves a running entry's planned release to its current prediction and tells the policy;
   // `old_end` is the end planned before.
   void replan(RunningJob& running, Time old_end);
@@ -203,6 +221,7 @@ class Scheduler {
   // every id as a string. rejected_ only tells the outcome apart.
   IdSet ended_;  // completed or rejected
   IdSet rejected_;
+  std::unique_ptr<PowerStates> power_;  // null without idle power-off
 };
 
 }  // namespace batfill
