@@ -13,6 +13,7 @@ from ._batfill import (NEVER, SECOND, Job, PolicyError, Profile, Timeline, View,
 from ._batfill import VERSION as __version__
 from .policy import Policy
 from .simulate import TRANSFORMS, Result, simulate
+from . import gym
 
 __all__ = ["simulate", "Result", "Policy", "PolicyError", "Job", "View", "Timeline", "Profile",
            "NEVER", "SECOND", "TRANSFORMS", "setting_keys", "policy_names", "__version__"]

@@ -9,6 +9,7 @@
 #include "batfill/adapter/settings.hpp"
 #include "batfill/common/time.hpp"
 #include "batfill/core/policy_registry.hpp"
+#include "pick_episode_binding.hpp"
 #include "python_policy.hpp"
 #include "replay.hpp"
 
@@ -117,6 +118,7 @@ PYBIND11_MODULE(_batfill, module) {
              "The keys of --sched-cfg, from batfill's one table of settings.");
   module.def("policy_names", &policy_names, "The registered policies.");
   python::bind_policy_view(module);
+  python::bind_pick_episode(module);
   module.def("replay", &replay, py::arg("workload_path"), py::arg("workload_json"),
              py::arg("platform"), py::arg("nodes"), py::arg("settings_json"), py::arg("policy"),
              py::arg("load_factor"), py::arg("shake"), py::arg("resize_label"),
