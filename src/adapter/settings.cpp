@@ -379,7 +379,8 @@ std::string scheduler_description(const std::string& policy, const SchedulerOpti
 }
 
 void check_settings(const Settings& settings) {
-  Scheduler(1, make_policy(settings.policy), settings.scheduler);
+  Scheduler(1, settings.make_policy ? settings.make_policy() : make_policy(settings.policy),
+            settings.scheduler);
 }
 
 SettingValues apply_settings_json(const std::string& text, const std::string& source,
