@@ -217,7 +217,7 @@ class SchedulingEnv(_Env):
         self.action_space = discrete(slots)
         self.observation_space = box(0.0, 1.0, (slots * FEATURES,), np.float32)
         self.np_random = np.random.default_rng()
-        self._visible = []
+        self._slot_numbers = np.arange(slots)
         self._started = False
 
     def window_starts(self):
@@ -249,10 +249,11 @@ class SchedulingEnv(_Env):
             raise RuntimeError("the episode is over: call reset()")
         if not isinstance(action, (int, np.integer)) or isinstance(action, bool):
             raise TypeError(f"action {action!r}: an int in [0, {self.slots})")
-        if not 0 <= action < len(self._visible):
-            raise ValueError(f"action {action}: slot empty ({len(self._visible)} jobs waiting "
-                             f"in view)")
-        terminated = self._episode.step(self._visible[action])
+        try:
+            terminated = self._episode.step_slot(action)
+        except (IndexError, OverflowError, TypeError):
+            raise ValueError(f"action {action}: slot empty ({self._episode.shown} jobs waiting "
+                             f"in view)") from None
         reward = -self._episode.total() if terminated else 0.0
         observation = self._observe()
         info = self._info()
@@ -266,16 +267,15 @@ class SchedulingEnv(_Env):
         baselines, it sorts the waiting queue in its order, which decides which of the jobs
         submitted at the same time backfilling tries first."""
         job = self._episode.sort_queue(BASELINES.get(baseline, baseline))
-        return self._visible.index(job) if job in self._visible else None
+        visible = self._episode.visible()
+        return visible.index(job) if job in visible else None
 
     def play(self, baseline, start):
         """Plays a baseline over the whole window starting at `start`, choosing among every
         waiting job as RLScheduler's baselines do; its mean `metric` (the episode's -reward)."""
         self._episode.reset(int(start))
         self._started = True
-        total = self._episode.play(BASELINES.get(baseline, baseline))
-        self._visible = []
-        return total
+        return self._episode.play(BASELINES.get(baseline, baseline))
 
     def schedule(self):
         """The window's jobs so far: trace id, submission, start (-1 while waiting), runtime,
@@ -323,14 +323,11 @@ class SchedulingEnv(_Env):
         pd.DataFrame(rows).to_csv(path, index=False, float_format="%.6f")
 
     def _observe(self):
-        self._visible = [] if self._episode.done else self._episode.visible()
         return self._episode.observation()
 
     def _info(self):
-        mask = np.zeros(self.slots, dtype=bool)
-        mask[:len(self._visible)] = True
         return {"time": self._episode.now, "window_start": self._episode.start,
-                "action_mask": mask}
+                "action_mask": self._slot_numbers < self._episode.shown}
 
     def render(self):
         return None

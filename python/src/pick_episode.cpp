@@ -35,6 +35,7 @@ void PickEpisode::reset(std::size_t start) {
   free_nodes_ = trace_->machine_nodes;
   done_ = false;
   queue_.assign(1, start);
+  shown_.clear();
   next_ = start + 1;
   running_.clear();
   started_.assign(options_.window, -1);
@@ -221,8 +222,17 @@ std::vector<std::size_t> PickEpisode::visible() const {
   return shown;
 }
 
-void PickEpisode::observe(float* out) const {
-  const std::vector<std::size_t> shown = done_ ? std::vector<std::size_t>{} : visible();
+bool PickEpisode::step_slot(std::size_t slot) {
+  if (slot >= shown_.size()) {
+    throw std::out_of_range("action " + std::to_string(slot) + ": slot empty (" +
+                            std::to_string(shown_.size()) + " jobs waiting in view)");
+  }
+  return step(shown_[slot]);
+}
+
+void PickEpisode::observe(float* out) {
+  shown_ = done_ ? std::vector<std::size_t>{} : visible();
+  const std::vector<std::size_t>& shown = shown_;
   for (std::size_t slot = 0; slot < options_.slots; ++slot) {
     float* row = out + slot * kPickFeatures;
     if (slot >= shown.size()) {

@@ -60,8 +60,11 @@ class PickEpisode {
 
   // The waiting jobs the agent sees, slot by slot.
   std::vector<std::size_t> visible() const;
-  // slots x kPickFeatures values.
-  void observe(float* out) const;
+  // slots x kPickFeatures values; the jobs shown are the slots step_slot() takes.
+  void observe(float* out);
+  // Starts the job in `slot` of the last observation; std::out_of_range for an empty slot.
+  bool step_slot(std::size_t slot);
+  std::size_t shown() const { return shown_.size(); }
   // The sum over the window's started jobs of their metric, as RLScheduler totals it.
   double total() const;
 
@@ -99,7 +102,8 @@ class PickEpisode {
   std::vector<std::size_t> queue_;    // in list order
   std::vector<std::size_t> running_;  // in list order
   std::vector<std::int64_t> started_;
-  std::vector<double> scores_;  // in start order
+  std::vector<double> scores_;      // in start order
+  std::vector<std::size_t> shown_;  // the last observation's jobs, slot by slot
 };
 
 }  // namespace batfill::python

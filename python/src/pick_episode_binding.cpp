@@ -66,7 +66,7 @@ PickMetric parse_metric(const std::string& name) {
                               "slowdown)");
 }
 
-py::array_t<float> observation(const PickEpisode& episode) {
+py::array_t<float> observation(PickEpisode& episode) {
   py::array_t<float> out(static_cast<py::ssize_t>(episode.options().slots * kPickFeatures));
   episode.observe(out.mutable_data());
   return out;
@@ -109,6 +109,9 @@ void bind_pick_episode(py::module_& module) {
            })
       .def("play", &play, "Plays an order (a --order name) to the end; the total.")
       .def("visible", &PickEpisode::visible)
+      .def("step_slot", &PickEpisode::step_slot,
+           "Starts the job of a slot of the last observation; true when the episode is over.")
+      .def_property_readonly("shown", &PickEpisode::shown)
       .def("observation", &observation)
       .def("total", &PickEpisode::total)
       .def("is_waiting", &PickEpisode::is_waiting)
