@@ -115,3 +115,18 @@ def serve_beside_batsim(test, batsim, platform, workload, policy, protocol, dire
     thread.join(180)
     test.assertFalse(thread.is_alive(), "batfill.serve did not return")
     return outcome.get("error"), batsim_run, directory + "/out_jobs.csv"
+
+
+def expect_every_job_completed(test, error, batsim, jobs_csv, count, platform, workload):
+    """A clean run beside Batsim: serve and Batsim ended well, `count` jobs completed, and
+    `batfill check` accepts Batsim's own _jobs.csv."""
+    import csv
+    test.assertIsNone(error)
+    test.assertEqual(batsim.returncode, 0, batsim.stdout + batsim.stderr)
+    with open(jobs_csv) as jobs:
+        rows = list(csv.DictReader(jobs))
+    test.assertEqual(len(rows), count)
+    test.assertTrue(all(row["final_state"].startswith("COMPLETED_") for row in rows))
+    check = subprocess.run([BINARY, "check", jobs_csv, "--platform", platform, "--workload",
+                            workload], capture_output=True, text=True)
+    test.assertEqual(check.returncode, 0, check.stdout + check.stderr)
