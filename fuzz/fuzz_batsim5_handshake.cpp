@@ -12,12 +12,13 @@
 #include <string_view>
 
 #include "batfill/adapter/batsim5_session.hpp"
+#include "batfill/protocol/batsim5_handshake.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
   std::string_view init = bytes;
   try {
-    init = batfill::adapter::init_of_handshake(bytes);
+    init = batfill::protocol::batsim5::init_of_handshake(bytes);
   } catch (const std::invalid_argument&) {
   }
   std::string_view content = init;

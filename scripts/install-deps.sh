@@ -5,6 +5,7 @@ packages=(cmake g++ make pkg-config libsimgrid-dev rapidjson-dev libboost-dev
           libboost-program-options-dev libboost-iostreams-dev zlib1g-dev libzmq3-dev cppzmq-dev
           libgtest-dev libgmock-dev libbenchmark-dev
           python3-dev pybind11-dev python3-pybind11 python3-numpy python3-pandas  # python/
+          python3-zmq                     # tests/edc/fcfs_process_edc.py, a Python process EDC
           snakemake python3-matplotlib)   # the last line: experiments/pipeline/ (Snakefile, figures)
 missing=()
 for package in "${packages[@]}"; do

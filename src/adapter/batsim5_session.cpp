@@ -11,6 +11,7 @@
 #include "batfill/common/json_document.hpp"
 #include "batfill/common/text.hpp"
 #include "batfill/protocol/batsim5_codec.hpp"
+#include "batfill/protocol/batsim5_handshake.hpp"
 #include "batfill/protocol/codec.hpp"
 #include "batfill/protocol/messages.hpp"
 
@@ -66,29 +67,6 @@ InitSettings read_init_string(std::string_view init, const Settings& base) {
   return read;
 }
 
-std::string_view init_of_handshake(std::string_view request) {
-  std::uint32_t length = 0;
-  if (request.size() < sizeof length) {
-    throw std::invalid_argument("the init message has " + std::to_string(request.size()) +
-                                " bytes, fewer than its 4-byte length");
-  }
-  std::memcpy(&length, request.data(), sizeof length);
-  if (length != request.size() - sizeof length) {
-    throw std::invalid_argument("the init message announces " + std::to_string(length) +
-                                " bytes of init string but holds " +
-                                std::to_string(request.size() - sizeof length) +
-                                " (is Batsim 4 talking to --protocol batsim5?)");
-  }
-  return request.substr(sizeof length);
-}
-
-std::string handshake_reply(std::uint32_t flags, std::string_view message) {
-  std::string reply(sizeof flags, '\0');
-  std::memcpy(reply.data(), &flags, sizeof flags);
-  reply.append(message);
-  return reply;
-}
-
 Batsim5Session::Batsim5Session(const Settings& settings, Log log) : settings_(settings), log_(log) {
   check_settings(settings_);
 }
@@ -114,9 +92,14 @@ std::string Batsim5Session::decide(std::string_view request) {
         log_.info("message " + numbered.number() + ", " + ignored);
       }
       return protocol::batsim5::encode(adapter_->exchange(parsed.message));
-    } catch (const std::exception& e) {
-      // The adapter names Batsim 4's events and fields; the user wrote Batsim 5's.
-      throw std::runtime_error(parsed.in_batsim5_terms(e.what()));
+    } catch (protocol::ProtocolError& e) {
+      // The adapter counts and names the events of the translated message; Batsim 5 wrote
+      // its own, some of which the translation leaves out.
+      if (e.event() && e.event()->index < parsed.origins.size()) {
+        const auto& origin = parsed.origins[e.event()->index];
+        e.in_event(origin.index, origin.type);
+      }
+      throw;
     }
   });
 }
@@ -129,7 +112,8 @@ std::string Batsim5Session::handshake(std::string_view request) {
         "--protocol batsim4` (the default)");
   }
   try {
-    return handshake_reply(protocol::batsim5::kFormatJson, initialise(init_of_handshake(request)));
+    return protocol::batsim5::handshake_reply(protocol::batsim5::kFormatJson,
+                                              initialise(protocol::batsim5::init_of_handshake(request)));
   } catch (const std::exception& e) {
     throw RequestError(e.what());
   }

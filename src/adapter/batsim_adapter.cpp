@@ -20,8 +20,9 @@ std::string EventPosition::text() const {
 
 namespace {
 
-[[noreturn]] void fail(const EventPosition& where, const std::string& what) {
-  throw ProtocolError(where.text() + ": " + what);
+[[noreturn]] void fail(const EventPosition& where, const std::string& what,
+                       const std::string& field = "") {
+  throw ProtocolError(what, field).in_event(where.index, event_type_name(*where.data));
 }
 
 Event stamped(Time now, EventData data) {
@@ -118,23 +119,25 @@ void BatsimAdapter::apply_instant(Instant& instant, Time now) {
   }
   submit(instant.submissions, now);
   for (const auto& [where, notification] : instant.notifications) notify(*notification, where);
-  if (!instant.resize_requests.empty()) request_resizes(instant, now);
+  if (!instant.resize_requests->empty()) request_resizes(instant, now);
 }
 
 // Requests join the queue after the instant's completions and submissions (docs/semantics.md
 // docs/semantics.md#resize-requests-of-running-jobs), under the name the simulator gave them, which
 // is the core's.
 void BatsimAdapter::request_resizes(const Instant& instant, Time now) {
-  for (const auto& [where, requested] : instant.resize_requests) {
+  for (const ResizeRequested& requested : *instant.resize_requests) {
+    const auto refuse = [&](const std::string& what, const std::string& field) {
+      throw ProtocolError("resize request '" + requested.request_id + "': " + what, field);
+    };
     JobId made;
     try {
-      made = scheduler_->request_resize(requested->job_id, requested->nodes, now);
+      made = scheduler_->request_resize(requested.job_id, requested.nodes, now);
     } catch (const std::invalid_argument& e) {
-      fail(where, e.what());
+      refuse(e.what(), "job_id");
     }
-    if (made != requested->request_id) {
-      fail(where, "field 'request_id': '" + requested->request_id + "', but job '" +
-                      requested->job_id + "' makes request '" + made + "'");
+    if (made != requested.request_id) {
+      refuse("job '" + requested.job_id + "' makes request '" + made + "'", "request_id");
     }
   }
 }
@@ -147,14 +150,14 @@ void BatsimAdapter::apply_per_event(Instant& instant, Time now, Message& reply) 
   sort_by_id(instant.submissions);
   const std::vector<std::vector<InstantEvent>> passes = per_event_passes(
       instant.submissions.size(), instant.notifications.size(), terminations_of(instant, now));
-  if (passes.empty() && instant.resize_requests.empty()) return;
+  if (passes.empty() && instant.resize_requests->empty()) return;
   scheduler_->correct_predictions(now);
   for (const std::vector<InstantEvent>& pass : passes) {
     apply_events(instant, pass, now);
     decide(now, reply);
   }
   // pyss has no resize requests: they come last, with a pass of their own.
-  if (instant.resize_requests.empty()) return;
+  if (instant.resize_requests->empty()) return;
   request_resizes(instant, now);
   decide(now, reply);
 }
@@ -222,11 +225,13 @@ void BatsimAdapter::begin_if_asked(const Message& request) {
   const EventPosition where{0, &data};
   if (started()) fail(where, "the simulation has already begun");
   begin(*begins, where);
+  resize_requests_replayed_ = request.in_process.resize_requests_replayed;
 }
 
 // The message order does not matter: only the steps of the instant do.
 BatsimAdapter::Instant BatsimAdapter::gather_instant(const Message& request) {
   Instant instant;
+  instant.resize_requests = &request.in_process.resize_requests;
   for (std::size_t i = 0; i < request.events.size(); ++i) {
     const EventData& data = request.events[i].data;
     const EventPosition where{i, &data};
@@ -250,8 +255,6 @@ void BatsimAdapter::file_event(const EventPosition& where, Time timestamp, Insta
     instant.notifications.emplace_back(where, notification);
   } else if (const auto* query = std::get_if<EstimateWaitingTimeQuery>(&data)) {
     instant.queries.push_back(query);
-  } else if (const auto* requested = std::get_if<ResizeRequested>(&data)) {
-    instant.resize_requests.emplace_back(where, requested);
   } else if (const auto* killed = std::get_if<JobKilled>(&data)) {
     // batfill never sends KILL_JOB; the machines came back with the JOB_COMPLETED that Batsim
     // sends before this acknowledgment.
@@ -273,9 +276,9 @@ void BatsimAdapter::file_event(const EventPosition& where, Time timestamp, Insta
 
 void BatsimAdapter::begin(const SimulationBegins& begins, const EventPosition& where) {
   const int machines = begins.nb_compute_resources;
-  if (machines <= 0) fail(where, "field 'nb_compute_resources' must be > 0");
+  if (machines <= 0)
+    fail(where, "field 'nb_compute_resources' must be > 0", "nb_compute_resources");
   apply_sched_config(begins.sched_config, where);
-  resize_requests_replayed_ = begins.resize_requests_replayed;
   MachineSet unavailable;
   read_machines(begins, where, unavailable);
   scheduler_ = std::make_unique<Scheduler>(
@@ -295,16 +298,18 @@ void BatsimAdapter::read_machines(const SimulationBegins& begins, const EventPos
   machine_names_.assign(static_cast<std::size_t>(machines), "");
   if (begins.compute_resources.empty()) return;
   if (static_cast<int>(begins.compute_resources.size()) != machines) {
-    fail(where, "field 'compute_resources' lists " +
-                    std::to_string(begins.compute_resources.size()) +
-                    " machines but 'nb_compute_resources' is " + std::to_string(machines));
+    fail(where,
+         "field 'compute_resources' lists " + std::to_string(begins.compute_resources.size()) +
+             " machines but 'nb_compute_resources' is " + std::to_string(machines),
+         "compute_resources");
   }
   std::vector<bool> seen(static_cast<std::size_t>(machines), false);
   for (const ComputeResource& resource : begins.compute_resources) {
     if (resource.id < 0 || resource.id >= machines || seen[static_cast<std::size_t>(resource.id)]) {
-      fail(where, "field 'compute_resources': id " + std::to_string(resource.id) +
-                      " is out of range or repeated (ids must be 0.." +
-                      std::to_string(machines - 1) + ")");
+      fail(where,
+           "field 'compute_resources': id " + std::to_string(resource.id) +
+               " is out of range or repeated (ids must be 0.." + std::to_string(machines - 1) + ")",
+           "compute_resources");
     }
     seen[static_cast<std::size_t>(resource.id)] = true;
     machine_names_[static_cast<std::size_t>(resource.id)] = resource.name;
@@ -318,8 +323,10 @@ void BatsimAdapter::apply_sched_config(const std::string& text, const EventPosit
   // Settings are checked against a registered policy; a policy made by the program that runs
   // batfill got its settings there.
   if (make_policy_) {
-    fail(where, "field 'config.sched-config': the settings of policy " + policy_ +
-                    " are given by the program that made it, not by a sched-config");
+    fail(where,
+         "field 'config.sched-config': the settings of policy " + policy_ +
+             " are given by the program that made it, not by a sched-config",
+         "config.sched-config");
   }
   Settings settings{policy_, options_, batching_, nullptr};
   SettingValues given;
@@ -342,14 +349,16 @@ void BatsimAdapter::complete(const JobCompleted& completed, const EventPosition&
   const auto active = active_.find(completed.job_id);
   if (active == active_.end()) {
     if (!ended_.contains(completed.job_id)) {
-      fail(where, "field 'job_id': " + job() + " was never submitted");
+      fail(where, "field 'job_id': " + job() + " was never submitted", "job_id");
     }
-    fail(where, "field 'job_id': " + job() +
-                    (rejected_.contains(completed.job_id) ? " completed but was rejected"
-                                                          : " completed twice"));
+    fail(where,
+         "field 'job_id': " + job() +
+             (rejected_.contains(completed.job_id) ? " completed but was rejected"
+                                                   : " completed twice"),
+         "job_id");
   }
   if (active->second == JobStage::kWaiting) {
-    fail(where, "field 'job_id': " + job() + " completed but was never started");
+    fail(where, "field 'job_id': " + job() + " completed but was never started", "job_id");
   }
   if (!completed.alloc.empty()) {
     const MachineSet& given = scheduler_->machines_of(completed.job_id);
@@ -397,7 +406,7 @@ void BatsimAdapter::submit(std::vector<std::pair<EventPosition, const JobSubmitt
   for (const auto& [where, submitted] : submissions) {
     const std::string& id = submitted->job.id;
     if (ever_submitted(id) || (several && !in_message.insert(id).second)) {
-      fail(where, "field 'job_id': job '" + id + "' submitted twice");
+      fail(where, "field 'job_id': job '" + id + "' submitted twice", "job_id");
     }
   }
   sort_by_id(submissions);
@@ -420,9 +429,11 @@ void BatsimAdapter::notify(const BatsimNotify& notification, const EventPosition
   if (unavailable || notification.kind == Notification::kMachinesAvailable) {
     const MachineSet all = machine_range(0, scheduler_->machine_count() - 1);
     if (!boost::icl::contains(all, notification.resources)) {
-      fail(where, "field 'resources': '" + to_string(notification.resources) +
-                      "' names machines beyond the " + std::to_string(scheduler_->machine_count()) +
-                      " compute machines");
+      fail(where,
+           "field 'resources': '" + to_string(notification.resources) +
+               "' names machines beyond the " + std::to_string(scheduler_->machine_count()) +
+               " compute machines",
+           "resources");
     }
     if (unavailable) {
       scheduler_->mark_unavailable(notification.resources);
@@ -471,8 +482,8 @@ void BatsimAdapter::decide(Time now, Message& reply) {
         log_.debug("grant " + decision.job_id + " at " + format_seconds(now) + " s on " +
                    to_string(decision.machines));
       }
-      reply.events.push_back(stamped(
-          reply.now, GrantResize{std::move(decision.job_id), std::move(decision.machines)}));
+      reply.in_process.grants.push_back(
+          GrantResize{std::move(decision.job_id), std::move(decision.machines)});
       continue;
     }
     const auto active = active_.find(decision.job_id);
@@ -484,8 +495,8 @@ void BatsimAdapter::decide(Time now, Message& reply) {
       rejected_.insert(active->first);
       active_.erase(active);
       log_.info("rejected at " + format_seconds(now) + " s: " + decision.reason.text());
-      reply.events.push_back(
-          stamped(reply.now, RejectJob{std::move(decision.job_id), std::move(decision.reason)}));
+      reply.events.push_back(stamped(reply.now, RejectJob{std::move(decision.job_id)}));
+      reply.in_process.rejection_reasons.push_back(std::move(decision.reason));
     } else {
       active->second = JobStage::kRunning;
       if (log_.debugging()) {

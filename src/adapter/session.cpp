@@ -6,6 +6,7 @@
 #include "batfill/adapter/batsim4_session.hpp"
 #include "batfill/adapter/batsim5_session.hpp"
 #include "batfill/protocol/batsim5_codec.hpp"
+#include "batfill/protocol/batsim5_handshake.hpp"
 #include "batfill/protocol/codec.hpp"
 
 namespace batfill::adapter {
@@ -45,7 +46,7 @@ bool is_batsim5_handshake(std::string_view request) {
 std::string stop_notice_in(Protocol protocol, bool handshake, const std::string& what) {
   if (protocol == Protocol::kBatsim4) return protocol::write_stop_notice(what);
   const std::string notice = protocol::batsim5::write_stop_notice(what);
-  return handshake ? handshake_reply(protocol::batsim5::kFormatJson, notice) : notice;
+  return handshake ? protocol::batsim5::handshake_reply(protocol::batsim5::kFormatJson, notice) : notice;
 }
 
 }  // namespace batfill::adapter

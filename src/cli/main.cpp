@@ -27,6 +27,7 @@
 #include "batfill/simulator/outputs.hpp"
 #include "batfill/simulator/simulation.hpp"
 #include "batfill/transport/edc_library.hpp"
+#include "batfill/transport/edc_process.hpp"
 #include "batfill/transport/remote_decision_process.hpp"
 #include "batfill/transport/serve.hpp"
 #include "batfill/workload/job_stream.hpp"
@@ -110,8 +111,12 @@ void add_simulate_options(po::options_description& command) {
                          "seconds to wait for each reply of an external scheduler")(
       "scheduler-library", po::value<std::string>(),
       "a Batsim 5 EDC library (libbatfill_edc.so, Batsim's libeasy.so, ...) to drive in-process")(
+      "protocol", po::value<std::string>()->default_value("batsim4"),
+      "what --scheduler speaks: batsim4 (Batsim 4's JSON) or batsim5 (a Batsim 5 process EDC: "
+      "batprotocol JSON, with Batsim 5's handshake)")(
       "scheduler-init", po::value<std::string>()->default_value(""),
-      "the init string given to --scheduler-library (batfill's: the --sched-cfg JSON object)")(
+      "the init string of a Batsim 5 EDC, --scheduler-library or --scheduler with --protocol "
+      "batsim5 (batfill's: the --sched-cfg JSON object)")(
       "sched-cfg", po::value<std::string>()->default_value(""),
       "text sent as config.sched-config in SIMULATION_BEGINS, like batsim --sched-cfg")(
       "reject-missing-walltime",
@@ -173,7 +178,8 @@ struct ChosenDecisionProcess {
 };
 
 ChosenDecisionProcess choose_decision_process(const po::variables_map& values,
-                                              const cli::PolicyChoice& choice) {
+                                              const adapter::Settings& settings,
+                                              adapter::Verbosity verbosity) {
   ChosenDecisionProcess chosen;
   if (values.count("scheduler-library")) {
     chosen.process = std::make_unique<transport::EdcLibrary>(
@@ -182,13 +188,18 @@ ChosenDecisionProcess choose_decision_process(const po::variables_map& values,
   }
   if (values.count("scheduler")) {
     const auto timeout = timeout_option(values);
-    chosen.process = std::make_unique<transport::RemoteDecisionProcess>(
-        values["scheduler"].as<std::string>(), timeout);
+    const std::string endpoint = values["scheduler"].as<std::string>();
+    if (adapter::parse_protocol(values["protocol"].as<std::string>()) ==
+        adapter::Protocol::kBatsim5) {
+      chosen.process = std::make_unique<transport::EdcProcess>(
+          endpoint, values["scheduler-init"].as<std::string>(), timeout);
+    } else {
+      chosen.process = std::make_unique<transport::RemoteDecisionProcess>(endpoint, timeout);
+    }
     return chosen;
   }
-  const adapter::Settings& settings = choice.settings;
   auto in_process = std::make_unique<adapter::BatsimAdapter>(
-      settings.policy, settings.scheduler, adapter::Log(choice.verbosity), settings.batching);
+      settings.policy, settings.scheduler, adapter::Log(verbosity), settings.batching);
   chosen.in_process = in_process.get();
   chosen.process = std::move(in_process);
   return chosen;
@@ -222,6 +233,10 @@ std::string scheduler_name(const po::variables_map& values, const ChosenDecision
   if (const auto* library = dynamic_cast<const transport::EdcLibrary*>(chosen.process.get())) {
     return "Batsim 5 EDC " + library->hello().name + " " + library->hello().version + " (" +
            library->path() + ")";
+  }
+  if (const auto* edc = dynamic_cast<const transport::EdcProcess*>(chosen.process.get())) {
+    return "Batsim 5 EDC " + edc->hello().name + " " + edc->hello().version + " at " +
+           edc->endpoint();
   }
   if (chosen.in_process == nullptr) {
     return "external scheduler at " + values["scheduler"].as<std::string>();
@@ -273,7 +288,9 @@ int simulate(const std::vector<std::string>& arguments) {
   }
   if (!values.count("workload")) throw std::invalid_argument("simulate needs a WORKLOAD file");
   cli::check_option_rules(values, cli::simulate_option_rules());
-  const cli::PolicyChoice choice = cli::resolve_policy_choice(values, adapter::Verbosity::kQuiet);
+  cli::check_scheduler_protocol(values);
+  const adapter::Settings settings = cli::command_line_settings(values);
+  const adapter::Verbosity verbosity = cli::verbosity_option(values, adapter::Verbosity::kQuiet);
 
   const Clock::time_point start = Clock::now();
   const double cpu_start = cpu_seconds();
@@ -286,8 +303,8 @@ int simulate(const std::vector<std::string>& arguments) {
   run.reading_cpu_seconds = cpu_seconds() - cpu_start;
   run.load_factor = opened.transforms.load_factor;
   run.shake = opened.transforms.shake;
-  run.queues = settings_in_force(values, choice.settings).scheduler.queues;
-  const ChosenDecisionProcess chosen = choose_decision_process(values, choice);
+  run.queues = settings_in_force(values, settings).scheduler.queues;
+  const ChosenDecisionProcess chosen = choose_decision_process(values, settings, verbosity);
   simulator::SimulationOptions options = simulation_options(values);
   options.resize_requests_replayed = replays_resize_requests(opened, chosen);
   // Rows of _jobs.csv are written as jobs end, and the jobs forgotten.
@@ -323,13 +340,13 @@ int serve(const std::vector<std::string>& arguments) {
     std::cout << command << '\n';
     return 0;
   }
-  const cli::PolicyChoice choice = cli::resolve_policy_choice(values, adapter::Verbosity::kInfo);
+
   transport::ServeOptions options;
+  options.settings = cli::command_line_settings(values);
+  options.verbosity = cli::verbosity_option(values, adapter::Verbosity::kInfo);
   options.endpoint = values["socket-endpoint"].as<std::string>();
   options.timeout = timeout_option(values);
   options.protocol = adapter::parse_protocol(values["protocol"].as<std::string>());
-  options.settings = choice.settings;
-  options.verbosity = choice.verbosity;
   return transport::serve(options);
 }
 

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "batfill/adapter/session.hpp"
 #include "batfill/adapter/settings.hpp"
 
 namespace batfill::cli {
@@ -43,7 +44,9 @@ void check_option_rules(const po::variables_map& values, const std::vector<Optio
 std::vector<OptionRule> simulate_option_rules() {
   std::vector<OptionRule> rules = {
       {"scheduler", {}, {"scheduler-library"}, "give one decision process, not two"},
-      {"scheduler-init", {"scheduler-library"}, {}, "it is the init string of that EDC library"},
+      {"scheduler-init", {"scheduler-library", "protocol"}, {},
+       "it is the init string of a Batsim 5 EDC, a library or a process (--protocol batsim5)"},
+      {"protocol", {"scheduler"}, {}, "it says what the external scheduler speaks"},
       {"timeout", {"scheduler"}, {}, "it bounds the wait for an external scheduler's replies"},
       {"sched-cfg", {}, {"scheduler-library"},
        "it is Batsim 4's; give a Batsim 5 EDC library its settings with --scheduler-init"},
@@ -65,6 +68,22 @@ std::vector<OptionRule> simulate_option_rules() {
                      "(batfill serve's option, or its --sched-cfg or init string key)"});
   }
   return rules;
+}
+
+void check_scheduler_protocol(const po::variables_map& values) {
+  if (!given(values, "protocol")) return;
+  const bool batsim5 = adapter::parse_protocol(values["protocol"].as<std::string>()) ==
+                       adapter::Protocol::kBatsim5;
+  if (batsim5 && given(values, "sched-cfg")) {
+    throw std::invalid_argument(
+        "--sched-cfg means nothing with --protocol batsim5: it is Batsim 4's; give a Batsim 5 "
+        "EDC its settings with --scheduler-init");
+  }
+  if (!batsim5 && given(values, "scheduler-init")) {
+    throw std::invalid_argument(
+        "--scheduler-init means nothing with --protocol " + values["protocol"].as<std::string>() +
+        ": it is the init string of a Batsim 5 EDC (--protocol batsim5)");
+  }
 }
 
 std::vector<OptionRule> check_option_rules() {

@@ -22,6 +22,9 @@ void check_option_rules(const boost::program_options::variables_map& values,
 
 // The rules of `batfill simulate`.
 std::vector<OptionRule> simulate_option_rules();
+// What `batfill simulate --protocol` allows beside it: a Batsim 5 process EDC takes
+// --scheduler-init and no --sched-cfg, as an EDC library does; a Batsim 4 scheduler the reverse.
+void check_scheduler_protocol(const boost::program_options::variables_map& values);
 // The rules of `batfill check`.
 std::vector<OptionRule> check_option_rules();
 

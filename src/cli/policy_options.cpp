@@ -10,30 +10,12 @@ namespace batfill::cli {
 namespace po = boost::program_options;
 namespace {
 
-// The flags' values, then batsched's --variant_options (the same JSON object as Batsim's
-// sched-config): every spelling of one setting must agree
-// (docs/protocol.md#batsched-compatible-command-line).
-adapter::SettingValues given_settings(const po::variables_map& values) {
-  adapter::SettingValues given = adapter::settings_from_flags(
+adapter::SettingValues flag_settings(const po::variables_map& values) {
+  return adapter::settings_from_flags(
       [&values](const std::string& flag) -> std::optional<std::string> {
         if (!values.count(flag)) return std::nullopt;
         return values[flag].as<std::string>();
       });
-  if (!values.count("variant_options")) return given;
-  adapter::SettingValues variant_options;
-  try {
-    variant_options = adapter::settings_from_json(values["variant_options"].as<std::string>());
-  } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument(std::string("--variant_options: ") + e.what());
-  }
-  for (const adapter::SettingValue& value : variant_options.all()) given.add(value);
-  return given;
-}
-
-adapter::Verbosity verbosity(const po::variables_map& values, adapter::Verbosity fallback) {
-  if (!values.count("verbosity")) return fallback;
-  const std::string level = values["verbosity"].as<std::string>();
-  return adapter::parse_verbosity(level == "silent" ? "quiet" : level);
 }
 
 }  // namespace
@@ -50,14 +32,27 @@ po::options_description policy_options_description() {
   return options;
 }
 
-PolicyChoice resolve_policy_choice(const po::variables_map& values,
-                                   adapter::Verbosity default_verbosity) {
-  PolicyChoice choice;
-  given_settings(values).apply_to(choice.settings);
-  // Checked now, before any simulation starts or any Batsim connects.
-  adapter::check_settings(choice.settings);
-  choice.verbosity = verbosity(values, default_verbosity);
-  return choice;
+// The flags' values, then batsched's --variant_options (the same JSON object as Batsim's
+// sched-config), whose values must agree with the flags' that give the same setting
+// (docs/protocol.md#batsched-compatible-command-line).
+adapter::Settings command_line_settings(const po::variables_map& values) {
+  adapter::SettingValues given = flag_settings(values);
+  adapter::Settings settings;
+  given.apply_to(settings);
+  if (!values.count("variant_options")) {
+    adapter::check_settings(settings);
+    return settings;
+  }
+  const adapter::SettingValues json = adapter::apply_settings_json(
+      values["variant_options"].as<std::string>(), "--variant_options", settings);
+  for (const adapter::SettingValue& value : json.all()) given.add(value);
+  return settings;
+}
+
+adapter::Verbosity verbosity_option(const po::variables_map& values, adapter::Verbosity fallback) {
+  if (!values.count("verbosity")) return fallback;
+  const std::string level = values["verbosity"].as<std::string>();
+  return adapter::parse_verbosity(level == "silent" ? "quiet" : level);
 }
 
 }  // namespace batfill::cli

@@ -11,16 +11,17 @@
 
 namespace batfill::cli {
 
-struct PolicyChoice {
-  adapter::Settings settings;
-  adapter::Verbosity verbosity = adapter::Verbosity::kInfo;
-};
-
 boost::program_options::options_description policy_options_description();
 
-// Resolves the options (aliases included) into one choice; throws std::invalid_argument with a
-// message listing the valid values when a name is unknown or two spellings disagree.
-PolicyChoice resolve_policy_choice(const boost::program_options::variables_map& values,
-                                   adapter::Verbosity default_verbosity);
+// The settings the flags (aliases included) and --variant_options give over the defaults,
+// checked now, before any simulation starts or any Batsim connects. Throws
+// std::invalid_argument with a message listing the valid values when a name is unknown, when
+// two spellings disagree, and "--variant_options: <what>" for a bad JSON object, as every JSON
+// source of settings (adapter::apply_settings_json).
+adapter::Settings command_line_settings(const boost::program_options::variables_map& values);
+
+// --verbosity's level, `fallback` when not given.
+adapter::Verbosity verbosity_option(const boost::program_options::variables_map& values,
+                                    adapter::Verbosity fallback);
 
 }  // namespace batfill::cli

@@ -4,6 +4,7 @@
 #include <array>
 #include <charconv>
 #include <cstdint>
+#include <type_traits>
 
 #include "json_fields.hpp"
 #include "name_table.hpp"
@@ -36,6 +37,32 @@ constexpr std::array<std::pair<Notification, const char*>, 2> kMachineEvents = {
     {Notification::kMachinesUnavailable, "machine_unavailable"},
     {Notification::kMachinesAvailable, "machine_available"},
 }};
+
+// The event that carries T; "" for a value no Batsim 5 event carries.
+template <typename T>
+constexpr const char* event_type() {
+  if constexpr (std::is_same_v<T, SimulationBegins>) return "SimulationBeginsEvent";
+  if constexpr (std::is_same_v<T, JobSubmitted>) return "JobSubmittedEvent";
+  if constexpr (std::is_same_v<T, JobCompleted>) return "JobCompletedEvent";
+  if constexpr (std::is_same_v<T, JobKilled>) return "JobsKilledEvent";
+  if constexpr (std::is_same_v<T, RequestedCall>) return "RequestedCallEvent";
+  if constexpr (std::is_same_v<T, SimulationEnds>) return "SimulationEndsEvent";
+  if constexpr (std::is_same_v<T, ExecuteJob>) return "ExecuteJobEvent";
+  if constexpr (std::is_same_v<T, RejectJob>) return "RejectJobEvent";
+  if constexpr (std::is_same_v<T, CallMeLater>) return "CallMeLaterEvent";
+  return "";
+}
+// batprotocol's other events batfill names: the external event machine availability comes in
+// (its data's type one of kMachineEvents, Batsim's documentation of its external events), and
+// the EDC's hello.
+constexpr const char* kExternalEvent = "ExternalEventOccurredEvent";
+constexpr const char* kGenericExternalEvent = "GenericExternalEvent";
+constexpr const char* kHelloEvent = "EDCHelloEvent";
+// Events left out of the message: power states and probes only answer requests batfill never
+// makes, Batsim's own hello only informs.
+constexpr std::array<const char*, 4> kIgnoredEvents = {"HostsPStateChangedEvent",
+                                                       "HostsTurnedOnOffEvent",
+                                                       "ProbeDataEmittedEvent", "BatsimHelloEvent"};
 
 // ---- Parsing ---------------------------------------------------------------------------------
 
@@ -112,7 +139,7 @@ SimulationBegins parse_simulation_begins(const Fields& event) {
   begins.compute_resources = parse_hosts(event, "computation_hosts");
   if (const Value* workloads = event.find("workloads"); workloads != nullptr) {
     for (const Value& workload : event.array("workloads").GetArray()) {
-      if (!workload.IsObject()) event.fail("field 'workloads' must hold objects");
+      if (!workload.IsObject()) event.fail("field 'workloads' must hold objects", "workloads");
       const Fields named(workload, event.where(), "workloads.");
       begins.workloads[named.string("name")] = named.string("filename");
     }
@@ -133,12 +160,12 @@ JobCompleted parse_job_completed(const Fields& event) {
       known = kFinalJobStates[state->GetUint()].first;
     }
   }
-  if (!known) event.fail("field 'state' is not a FinalJobState: " + json_text(*state));
+  if (!known) event.fail("field 'state' is not a FinalJobState: " + json_text(*state), "state");
   completed.state = *known;
   // A uint32 on the wire: Batsim's -1 (walltime reached) arrives as 4294967295.
   if (const Value* code = event.find("return_code"); code != nullptr) {
     if (!code->IsUint())
-      event.fail("field 'return_code' must be a uint32, got " + json_text(*code));
+      event.fail("field 'return_code' must be a uint32, got " + json_text(*code), "return_code");
     completed.return_code = static_cast<int>(static_cast<std::int32_t>(code->GetUint()));
   }
   return completed;
@@ -152,7 +179,7 @@ BatsimNotify parse_external_event(const Fields& event) {
   BatsimNotify notify;
   const Value* type = event.find("external_event_type");
   if (type == nullptr || !type->IsString() ||
-      std::string_view(type->GetString()) != "GenericExternalEvent") {
+      std::string_view(type->GetString()) != kGenericExternalEvent) {
     return notify;
   }
   const std::string data = event.object("external_event").string("data");
@@ -174,7 +201,8 @@ ExecuteJob parse_execute_job(const Fields& event) {
   execute.job_id = event.string("job_id");
   const Fields allocation = event.object("allocation");
   execute.alloc = allocation.machines("host_allocation");
-  if (execute.alloc.empty()) event.fail("field 'allocation.host_allocation' is empty");
+  if (execute.alloc.empty())
+    event.fail("field 'allocation.host_allocation' is empty", "allocation.host_allocation");
   if (union_type(allocation, "executor_placement") !=
       "PredefinedExecutorPlacementStrategyWrapper") {
     event.fail("only a predefined executor placement is supported by batfill's stand-in");
@@ -201,34 +229,32 @@ CallMeLater parse_call_me_later(const Fields& event) {
   }
   const Time per_unit = unit == "Second" ? kMicrosecondsPerSecond : 1000;
   const std::uint64_t count = time.GetUint64();
-  if (static_cast<Time>(count) > kMaxTime / per_unit) when.fail("field 'when.time' is too large");
+  if (static_cast<Time>(count) > kMaxTime / per_unit)
+    when.fail("field 'when.time' is too large", "when.time");
   return CallMeLater{static_cast<Time>(count) * per_unit};
 }
 
 // The message value of one event; std::nullopt for an event batfill leaves out.
 std::optional<EventData> parse_event_data(std::string_view type, const Fields& event) {
-  if (type == "SimulationBeginsEvent") return parse_simulation_begins(event);
-  if (type == "JobSubmittedEvent") return parse_job_submitted(event);
-  if (type == "JobCompletedEvent") return parse_job_completed(event);
-  if (type == "JobsKilledEvent") return parse_jobs_killed(event);
-  if (type == "RequestedCallEvent") return RequestedCall{};
+  if (type == event_type<SimulationBegins>()) return parse_simulation_begins(event);
+  if (type == event_type<JobSubmitted>()) return parse_job_submitted(event);
+  if (type == event_type<JobCompleted>()) return parse_job_completed(event);
+  if (type == event_type<JobKilled>()) return parse_jobs_killed(event);
+  if (type == event_type<RequestedCall>()) return RequestedCall{};
   if (const std::optional<Notification> notification =
           wire::value_named(kNotificationEvents, type)) {
     return BatsimNotify{*notification, {}, {}};
   }
-  if (type == "ExternalEventOccurredEvent") {
+  if (type == kExternalEvent) {
     BatsimNotify notify = parse_external_event(event);
     if (notify.kind == Notification::kOther) return std::nullopt;
     return notify;
   }
-  if (type == "SimulationEndsEvent") return SimulationEnds{};
-  if (type == "ExecuteJobEvent") return parse_execute_job(event);
-  if (type == "RejectJobEvent") return RejectJob{event.string("job_id"), {}};
-  if (type == "CallMeLaterEvent") return parse_call_me_later(event);
-  // Power states and probes only answer requests batfill never makes; Batsim's own hello is
-  // informative.
-  if (type == "HostsPStateChangedEvent" || type == "HostsTurnedOnOffEvent" ||
-      type == "ProbeDataEmittedEvent" || type == "BatsimHelloEvent") {
+  if (type == event_type<SimulationEnds>()) return SimulationEnds{};
+  if (type == event_type<ExecuteJob>()) return parse_execute_job(event);
+  if (type == event_type<RejectJob>()) return RejectJob{event.string("job_id")};
+  if (type == event_type<CallMeLater>()) return parse_call_me_later(event);
+  if (std::find(kIgnoredEvents.begin(), kIgnoredEvents.end(), type) != kIgnoredEvents.end()) {
     return std::nullopt;
   }
   event.fail("event type '" + std::string(type) + "' is not supported by batfill");
@@ -243,7 +269,7 @@ ParsedMessage parse_envelope(const Value& document) {
   for (rapidjson::SizeType i = 0; i < events.Size(); ++i) {
     Where where{i, {}};
     if (!events[i].IsObject()) {
-      throw ProtocolError(where.text() + ": must be an object, got " + json_text(events[i]));
+      throw ProtocolError("must be an object, got " + json_text(events[i])).in_event(i, "");
     }
     const Fields event(events[i], where);
     where.type = union_type(event, "event");
@@ -402,7 +428,7 @@ void write_machine_event(Writer& w, const BatsimNotify& e) {
   data.EndObject();
   w.StartObject();
   write_string(w, "id", name);
-  write_union(w, "external_event", "GenericExternalEvent");
+  write_union(w, "external_event", kGenericExternalEvent);
   w.StartObject();
   write_string(w, "data", std::string(buffer.GetString(), buffer.GetSize()));
   w.EndObject();
@@ -419,15 +445,15 @@ struct EventWriter {
   Writer& w;
 
   void operator()(const SimulationBegins& e) const {
-    write_union(w, "event", "SimulationBeginsEvent");
+    write_union(w, "event", event_type<SimulationBegins>());
     write_simulation_begins(w, e);
   }
   void operator()(const JobSubmitted& e) const {
-    write_union(w, "event", "JobSubmittedEvent");
+    write_union(w, "event", event_type<JobSubmitted>());
     write_job_submitted(w, e);
   }
   void operator()(const JobCompleted& e) const {
-    write_union(w, "event", "JobCompletedEvent");
+    write_union(w, "event", event_type<JobCompleted>());
     w.StartObject();
     write_string(w, "job_id", e.job_id);
     write_string(w, "state", wire::name_of(kFinalJobStates, e.state));
@@ -436,7 +462,7 @@ struct EventWriter {
     w.EndObject();
   }
   void operator()(const JobKilled& e) const {
-    write_union(w, "event", "JobsKilledEvent");
+    write_union(w, "event", event_type<JobKilled>());
     w.StartObject();
     w.Key("job_ids");
     w.StartArray();
@@ -450,7 +476,7 @@ struct EventWriter {
     w.EndObject();
   }
   void operator()(const RequestedCall&) const {
-    write_union(w, "event", "RequestedCallEvent");
+    write_union(w, "event", event_type<RequestedCall>());
     w.StartObject();
     write_string(w, "call_me_later_id", "batfill");
     write_bool(w, "last_periodic_call", false);
@@ -461,20 +487,17 @@ struct EventWriter {
       write_union(w, "event", event);
       write_empty(w);
     } else if (e.kind != Notification::kOther) {
-      write_union(w, "event", "ExternalEventOccurredEvent");
+      write_union(w, "event", kExternalEvent);
       write_machine_event(w, e);
     } else {
       throw std::invalid_argument("the notification '" + e.other + "' has no Batsim 5 event");
     }
   }
-  void operator()(const EstimateWaitingTimeQuery&) const { unsupported("QUERY"); }
-  void operator()(const ResourceStateChanged&) const { unsupported("RESOURCE_STATE_CHANGED"); }
-  void operator()(const BatsimAnswer&) const { unsupported("ANSWER"); }
-  // batfill's in-process resize events (docs/semantics.md#resize-requests-of-running-jobs).
-  void operator()(const ResizeRequested&) const { unsupported("RESIZE_REQUESTED"); }
-  void operator()(const GrantResize&) const { unsupported("GRANT_RESIZE"); }
+  void operator()(const EstimateWaitingTimeQuery& e) const { unsupported(e); }
+  void operator()(const ResourceStateChanged& e) const { unsupported(e); }
+  void operator()(const BatsimAnswer& e) const { unsupported(e); }
   void operator()(const SimulationEnds&) const {
-    write_union(w, "event", "SimulationEndsEvent");
+    write_union(w, "event", event_type<SimulationEnds>());
     write_empty(w);
   }
   // The default executor placement: one executor per host, in host order.
@@ -482,7 +505,7 @@ struct EventWriter {
     if (e.alloc.empty()) {
       throw std::invalid_argument("ExecuteJob of '" + e.job_id + "' with an empty allocation");
     }
-    write_union(w, "event", "ExecuteJobEvent");
+    write_union(w, "event", event_type<ExecuteJob>());
     w.StartObject();
     write_string(w, "job_id", e.job_id);
     w.Key("allocation");
@@ -496,7 +519,7 @@ struct EventWriter {
     w.EndObject();
   }
   void operator()(const RejectJob& e) const {
-    write_union(w, "event", "RejectJobEvent");
+    write_union(w, "event", event_type<RejectJob>());
     w.StartObject();
     write_string(w, "job_id", e.job_id);
     w.EndObject();
@@ -508,7 +531,7 @@ struct EventWriter {
       throw std::invalid_argument("CallMeLater at a time Batsim cannot take");
     }
     const Time milliseconds = (e.at + 999) / 1000;
-    write_union(w, "event", "CallMeLaterEvent");
+    write_union(w, "event", event_type<CallMeLater>());
     w.StartObject();
     write_string(w, "call_me_later_id", "batfill@" + format_seconds(e.at));
     write_union(w, "when", "OneShot");
@@ -518,10 +541,11 @@ struct EventWriter {
     w.EndObject();
     w.EndObject();
   }
-  void operator()(const EstimateWaitingTimeAnswer&) const { unsupported("ANSWER"); }
+  void operator()(const EstimateWaitingTimeAnswer& e) const { unsupported(e); }
 
-  [[noreturn]] static void unsupported(const char* what) {
-    throw std::invalid_argument(std::string(what) + " has no Batsim 5 event");
+  // Named as Batsim 4 names it, the only protocol that has it.
+  [[noreturn]] static void unsupported(const EventData& value) {
+    throw std::invalid_argument(event_type_name(value) + " has no Batsim 5 event");
   }
 };
 
@@ -539,19 +563,6 @@ void write_envelope_end(Writer& w) {
 }
 
 }  // namespace
-
-std::string ParsedMessage::in_batsim5_terms(const std::string& what) const {
-  const std::string prefix = "event ";
-  if (what.compare(0, prefix.size(), prefix) != 0) return what;
-  std::size_t index = 0;
-  const char* begin = what.data() + prefix.size();
-  const auto [end, error] = std::from_chars(begin, what.data() + what.size(), index);
-  if (error != std::errc() || index >= origins.size() || *end != ' ' || end[1] != '(') return what;
-  const std::size_t close = what.find(')', static_cast<std::size_t>(end - what.data()));
-  if (close == std::string::npos) return what;
-  const Origin& origin = origins[index];
-  return prefix + std::to_string(origin.index) + " (" + origin.type + ")" + what.substr(close + 1);
-}
 
 ParsedMessage decode(std::string_view json) {
   return read_document(without_trailing_nul(json), parse_envelope);
@@ -579,7 +590,7 @@ std::string encode_hello(const EdcHello& hello) {
   w.StartObject();
   w.Key("timestamp");
   write_time(w, 0);
-  write_union(w, "event", "EDCHelloEvent");
+  write_union(w, "event", kHelloEvent);
   w.StartObject();
   write_string(w, "batprotocol_version", kBatprotocolVersion);
   write_string(w, "decision_component_name", hello.name);
@@ -618,12 +629,13 @@ EdcHello decode_hello(std::string_view json) {
     const Fields envelope(document, envelope_where);
     const Value& events = envelope.array("events");
     if (events.Size() != 1 || !events[0].IsObject()) {
-      envelope.fail("the reply to init must hold exactly one event, an EDCHelloEvent");
+      envelope.fail(std::string("the reply to init must hold exactly one event, an ") +
+                    kHelloEvent);
     }
     Where where{0, {}};
     const Fields event(events[0], where);
     where.type = union_type(event, "event");
-    if (where.type != "EDCHelloEvent") event.fail("must be an EDCHelloEvent");
+    if (where.type != kHelloEvent) event.fail(std::string("must be an ") + kHelloEvent);
     const Fields fields = event.object("event");
     EdcHello hello;
     hello.name = fields.string("decision_component_name");
@@ -641,6 +653,22 @@ EdcHello decode_hello(std::string_view json) {
 
 std::string write_stop_notice(const std::string& what) {
   return R"({"now":0.0,"events":[],")" + stop_notice_text(what) + R"(":0})";
+}
+
+std::optional<std::string> read_stop_notice(std::string_view json) {
+  try {
+    return read_document(without_trailing_nul(json),
+                         [](const Value& document) -> std::optional<std::string> {
+                           for (const auto& member : document.GetObject()) {
+                             const std::string_view name(member.name.GetString(),
+                                                         member.name.GetStringLength());
+                             if (name.rfind(kStopNoticePrefix, 0) == 0) return std::string(name);
+                           }
+                           return std::nullopt;
+                         });
+  } catch (const ProtocolError&) {
+    return std::nullopt;
+  }
 }
 
 }  // namespace batfill::protocol::batsim5

@@ -93,7 +93,8 @@ JobSubmitted parse_job_submitted(const Fields& data) {
   const std::string job_id = data.string("job_id");
   submitted.job = parse_job(data.object("job"));
   if (submitted.job.id != job_id) {
-    data.fail("field 'job_id' is '" + job_id + "' but 'job.id' is '" + submitted.job.id + "'");
+    data.fail("field 'job_id' is '" + job_id + "' but 'job.id' is '" + submitted.job.id + "'",
+              "job_id");
   }
   if (data.find("profile") != nullptr) submitted.forwarded_delay = delay_of(data.object("profile"));
   return submitted;
@@ -171,7 +172,7 @@ ExecuteJob parse_execute_job(const Fields& data) {
   ExecuteJob execute;
   execute.job_id = data.string("job_id");
   execute.alloc = data.machines("alloc");
-  if (execute.alloc.empty()) data.fail("field 'alloc' is empty (Batsim aborts on it)");
+  if (execute.alloc.empty()) data.fail("field 'alloc' is empty (Batsim aborts on it)", "alloc");
   return execute;
 }
 
@@ -188,7 +189,7 @@ EventData parse_data(std::string_view type, const Fields& data) {
   if (type == event_type<BatsimAnswer>()) return parse_answer(data);
   if (type == event_type<SimulationEnds>()) return SimulationEnds{};
   if (type == event_type<ExecuteJob>()) return parse_execute_job(data);
-  if (type == event_type<RejectJob>()) return RejectJob{data.string("job_id"), {}};
+  if (type == event_type<RejectJob>()) return RejectJob{data.string("job_id")};
   if (type == event_type<CallMeLater>()) return CallMeLater{data.time("timestamp")};
   data.fail("unknown event type '" + std::string(type) + "'");
 }
@@ -196,7 +197,7 @@ EventData parse_data(std::string_view type, const Fields& data) {
 Event parse_event(const Value& value, rapidjson::SizeType index) {
   Where where{index, {}};
   if (!value.IsObject()) {
-    throw ProtocolError(where.text() + ": must be an object, got " + json_text(value));
+    throw ProtocolError("must be an object, got " + json_text(value)).in_event(index, "");
   }
   const Fields event(value, where);
   const Value& type = event.require("type", "string");
@@ -387,10 +388,8 @@ struct DataWriter {
   }
   void operator()(const BatsimAnswer& e) const { write_raw_object(w, e.data_json, "ANSWER data"); }
   void operator()(const SimulationEnds&) const { empty(); }
-  void operator()(const ResizeRequested&) const { in_process_only("RESIZE_REQUESTED"); }
-  void operator()(const GrantResize&) const { in_process_only("GRANT_RESIZE"); }
   // Decisions: exactly the members Batsim accepts (docs/protocol.md#execute_job,
-  // docs/protocol.md#quirks-of-a-real-batsim-421); a RejectJob's reason stays in the process.
+  // docs/protocol.md#quirks-of-a-real-batsim-421).
   void operator()(const ExecuteJob& e) const {
     if (e.alloc.empty()) {
       throw std::invalid_argument("EXECUTE_JOB of '" + e.job_id + "' with an empty allocation");
@@ -425,11 +424,6 @@ struct DataWriter {
   void empty() const {
     w.StartObject();
     w.EndObject();
-  }
-  // Batsim cannot grow an allocation (docs/semantics.md#resize-requests-of-running-jobs).
-  [[noreturn]] static void in_process_only(const char* what) {
-    throw std::invalid_argument(std::string(what) +
-                                " is batfill's own event, never sent to Batsim");
   }
 };
 
@@ -492,7 +486,9 @@ std::string write_message(const Message& message) {
 std::string write_stop_notice(const std::string& what) {
   BatsimNotify notice;
   notice.other = stop_notice_text(what);
-  return write_message(Message{0, {Event{0, notice}}});
+  Message message;
+  message.events.push_back(Event{0, notice});
+  return write_message(message);
 }
 
 }  // namespace batfill::protocol

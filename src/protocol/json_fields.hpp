@@ -67,9 +67,15 @@ class Fields {
   Fields(const Value& object, const Where& where, std::string path = "")
       : object_(object), where_(&where), path_(std::move(path)) {}
 
-  [[noreturn]] void fail(const std::string& what) const {
-    const std::string where = where_->text();
-    throw ProtocolError(where.empty() ? what : where + ": " + what);
+  // Throws a ProtocolError for `what` in this object's event, about `field` ("" for none).
+  [[noreturn]] void fail(const std::string& what, const std::string& field = "") const {
+    ProtocolError error(what, field);
+    if (where_->event) error.in_event(*where_->event, std::string(where_->type));
+    throw error;
+  }
+  // The same about member `key` of this object.
+  [[noreturn]] void fail_at(const char* key, const std::string& what) const {
+    fail(what, path_ + key);
   }
   std::string name(const char* key) const { return "'" + path_ + key + "'"; }
 
@@ -80,14 +86,14 @@ class Fields {
 
   const Value& require(const char* key, const char* kind) const {
     const Value* value = find(key);
-    if (value == nullptr) fail(std::string("missing ") + kind + " field " + name(key));
+    if (value == nullptr) fail_at(key, std::string("missing ") + kind + " field " + name(key));
     return *value;
   }
 
   std::string string(const char* key) const {
     const Value& value = require(key, "string");
     if (!value.IsString())
-      fail("field " + name(key) + " must be a string, got " + json_text(value));
+      fail_at(key, "field " + name(key) + " must be a string, got " + json_text(value));
     // With its length: "\u0000" inside an id is a character like any other.
     return std::string(value.GetString(), value.GetStringLength());
   }
@@ -123,8 +129,8 @@ class Fields {
     const Time limit = to_time(key, *value);
     if (limit == from_seconds(-1)) return kNoTimeLimit;
     if (limit <= 0) {
-      fail("field " + name(key) + " must be > 0, or -1 or absent for no limit, got " +
-           format_seconds(limit));
+      fail_at(key, "field " + name(key) + " must be > 0, or -1 or absent for no limit, got " +
+                       format_seconds(limit));
     }
     return limit;
   }
@@ -134,8 +140,9 @@ class Fields {
     const int count = integer(key);
     refuse_negative(key, count);
     if (count > kMaxMachines) {
-      fail("field " + name(key) + " " + std::to_string(count) +
-           " is more than batfill's limit of " + std::to_string(kMaxMachines) + " machines");
+      fail_at(key, "field " + name(key) + " " + std::to_string(count) +
+                       " is more than batfill's limit of " + std::to_string(kMaxMachines) +
+                       " machines");
     }
     return count;
   }
@@ -147,10 +154,10 @@ class Fields {
     if (value.IsNumber() && std::floor(value.GetDouble()) == value.GetDouble()) {
       const double d = value.GetDouble();
       if (d >= INT_MIN && d <= INT_MAX) return static_cast<int>(d);
-      fail("field " + name(key) + " must be an integer from " + std::to_string(INT_MIN) + " to " +
-           std::to_string(INT_MAX) + ", got " + json_text(value));
+      fail_at(key, "field " + name(key) + " must be an integer from " + std::to_string(INT_MIN) +
+                       " to " + std::to_string(INT_MAX) + ", got " + json_text(value));
     }
-    fail("field " + name(key) + " must be an integer, got " + json_text(value));
+    fail_at(key, "field " + name(key) + " must be an integer, got " + json_text(value));
   }
 
   int integer_or(const char* key, int fallback) const {
@@ -164,7 +171,8 @@ class Fields {
     return value;
   }
   void refuse_negative(const char* key, int value) const {
-    if (value < 0) fail("field " + name(key) + " must be >= 0, got " + std::to_string(value));
+    if (value < 0)
+      fail_at(key, "field " + name(key) + " must be >= 0, got " + std::to_string(value));
   }
 
   MachineSet machines(const char* key) const {
@@ -172,7 +180,7 @@ class Fields {
     try {
       return parse_machine_set(text);
     } catch (const std::invalid_argument& e) {
-      fail("field " + name(key) + " is not an interval set: " + e.what());
+      fail_at(key, "field " + name(key) + " is not an interval set: " + e.what());
     }
   }
 
@@ -180,7 +188,7 @@ class Fields {
     std::vector<std::string> values;
     for (const Value& value : array(key).GetArray()) {
       if (!value.IsString()) {
-        fail("field " + name(key) + " must hold strings, got " + json_text(value));
+        fail_at(key, "field " + name(key) + " must hold strings, got " + json_text(value));
       }
       values.emplace_back(value.GetString(), value.GetStringLength());
     }
@@ -190,13 +198,14 @@ class Fields {
   Fields object(const char* key) const {
     const Value& value = require(key, "object");
     if (!value.IsObject())
-      fail("field " + name(key) + " must be an object, got " + json_text(value));
+      fail_at(key, "field " + name(key) + " must be an object, got " + json_text(value));
     return Fields(value, *where_, path_ + key + ".");
   }
 
   const Value& array(const char* key) const {
     const Value& value = require(key, "array");
-    if (!value.IsArray()) fail("field " + name(key) + " must be an array, got " + json_text(value));
+    if (!value.IsArray())
+      fail_at(key, "field " + name(key) + " must be an array, got " + json_text(value));
     return value;
   }
 
@@ -207,11 +216,11 @@ class Fields {
  private:
   Time to_time(const char* key, const Value& value) const {
     if (!value.IsNumber())
-      fail("field " + name(key) + " must be a number, got " + json_text(value));
+      fail_at(key, "field " + name(key) + " must be a number, got " + json_text(value));
     try {
       return from_fractional_seconds(value.GetDouble());
     } catch (const std::out_of_range& e) {
-      fail("field " + name(key) + ": " + e.what());
+      fail_at(key, "field " + name(key) + ": " + e.what());
     }
   }
 

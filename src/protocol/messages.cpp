@@ -13,8 +13,27 @@ std::string event_type_name(const EventData& data) {
       data);
 }
 
+template <typename T>
+const char* event_type_name() {
+  return wire::event_type<T>();
+}
+template const char* event_type_name<SimulationBegins>();
+template const char* event_type_name<JobSubmitted>();
+template const char* event_type_name<JobCompleted>();
+template const char* event_type_name<JobKilled>();
+template const char* event_type_name<RequestedCall>();
+template const char* event_type_name<BatsimNotify>();
+template const char* event_type_name<EstimateWaitingTimeQuery>();
+template const char* event_type_name<ResourceStateChanged>();
+template const char* event_type_name<BatsimAnswer>();
+template const char* event_type_name<SimulationEnds>();
+template const char* event_type_name<ExecuteJob>();
+template const char* event_type_name<RejectJob>();
+template const char* event_type_name<CallMeLater>();
+template const char* event_type_name<EstimateWaitingTimeAnswer>();
+
 std::string stop_notice_text(const std::string& what) {
-  std::string text = "batfill error: ";
+  std::string text(kStopNoticePrefix);
   for (const char c : what.substr(0, 500)) {
     const bool plain = c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
     text += plain ? c : ' ';

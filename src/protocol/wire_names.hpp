@@ -29,9 +29,6 @@ constexpr const char* event_type() {
   if constexpr (std::is_same_v<T, ExecuteJob>) return "EXECUTE_JOB";
   if constexpr (std::is_same_v<T, RejectJob>) return "REJECT_JOB";
   if constexpr (std::is_same_v<T, CallMeLater>) return "CALL_ME_LATER";
-  // batfill's in-process resize events have names for messages, never a wire form.
-  if constexpr (std::is_same_v<T, ResizeRequested>) return "RESIZE_REQUESTED";
-  if constexpr (std::is_same_v<T, GrantResize>) return "GRANT_RESIZE";
 }
 
 // The keys of a Batsim job object that batfill reads (SubmittedJob's members); every other key

@@ -1,5 +1,5 @@
 #pragma once
-// Which machines the stand-in's jobs hold: an allocation (EXECUTE_JOB or GRANT_RESIZE) owns its
+// Which machines the stand-in's jobs hold: an allocation (EXECUTE_JOB or a resize grant) owns its
 // machines from its start to its job's end, as in Batsim, which aborts on a machine given twice.
 
 #include "batfill/common/machine_bits.hpp"

@@ -54,12 +54,19 @@ void ReplyChecker::throw_not_waiting(const JobTable& jobs, const std::string& id
 }
 
 void ReplyChecker::throw_unexpected_event(const protocol::Event& event, Time now) const {
-  invalid_decision(now, "unexpected " + protocol::event_type_name(event.data) + " in a reply");
+  // A scheduler that gives up says why in a NOTIFY of its own type (batfill serve's stop
+  // notice does): show it.
+  const auto* notify = std::get_if<protocol::BatsimNotify>(&event.data);
+  const std::string said = notify != nullptr && !notify->other.empty()
+                               ? " " + quoted(notify->other)
+                               : "";
+  invalid_decision(now,
+                   "unexpected " + protocol::event_type_name(event.data) + said + " in a reply");
 }
 
 void ReplyChecker::throw_no_pending_resize(const std::string& request_id, Time now) const {
   invalid_decision(
-      now, "GRANT_RESIZE of " + quoted(request_id) + ", which is no pending resize request");
+      now, "resize grant of " + quoted(request_id) + ", which is no pending resize request");
 }
 
 void ReplyChecker::throw_deadlock(const JobTable& jobs) {

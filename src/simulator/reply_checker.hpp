@@ -22,12 +22,12 @@ class ReplyChecker {
   void check_timestamp(const protocol::Event& event, Time reply_now, Time now) const;
   // A wake-up must lie in the future, or Batsim would never send REQUESTED_CALL for it.
   void check_wake_up(Time at, Time now) const;
-  // The allocation of EXECUTE_JOB or GRANT_RESIZE (`decision`) for `id`: exactly the requested
+  // The allocation of EXECUTE_JOB or a resize grant (`decision`) for `id`: exactly the requested
   // size, machines that exist, none busy in the ledger.
   void check_allocation(const char* decision, const std::string& id, int requested,
                         const MachineSet& alloc, Time now) const;
   // The errors of a reply that names what cannot be decided: a job that is not waiting
-  // (unknown, or already started or rejected); an event that is no decision; a GRANT_RESIZE of
+  // (unknown, or already started or rejected); an event that is no decision; a resize grant of
   // no resize request still pending (docs/semantics.md#resize-requests-of-running-jobs).
   [[noreturn]] void throw_not_waiting(const JobTable& jobs, const std::string& id,
                                       const char* decision, Time now) const;

@@ -43,9 +43,12 @@ void watch_stop_signals() {
   std::signal(SIGTERM, on_stop_signal);
 }
 
-// An external scheduler's REJECT_JOB carries no reason on the wire (docs/protocol.md#reject_job).
-Rejection rejection_of(const protocol::RejectJob& reject) {
-  if (!reject.reason.empty()) return reject.reason;
+// Why the k-th REJECT_JOB of `reply` was decided: batfill's own scheduler says so beside the
+// events, an external scheduler's REJECT_JOB carries no reason on the wire
+// (docs/protocol.md#reject_job).
+Rejection rejection_of(protocol::Message& reply, std::size_t k) {
+  std::vector<Rejection>& reasons = reply.in_process.rejection_reasons;
+  if (k < reasons.size() && !reasons[k].empty()) return std::move(reasons[k]);
   return Rejection("", "", "rejected by the decision process");
 }
 
@@ -72,7 +75,7 @@ class BatsimStandIn {
       if (stop_signal != 0) throw_interrupted();
       const Time now = wait_for_next_instant();
       const protocol::Message& request = collect_events(now);
-      if (request.events.empty()) continue;
+      if (request.events.empty() && request.in_process.resize_requests.empty()) continue;
       apply_reply(exchange(request));
       progress.update(ended_, last_now_);
     }
@@ -107,9 +110,9 @@ class BatsimStandIn {
   void begin_simulation() {
     protocol::SimulationBegins begins =
         simulation_begins(platform_, options_.sched_config, kWorkloadName, stream_.workload().path);
-    begins.resize_requests_replayed = options_.resize_requests_replayed;
     protocol::Message request;
     request.events.push_back({0, std::move(begins)});
+    request.in_process.resize_requests_replayed = options_.resize_requests_replayed;
     apply_reply(exchange(request));
   }
 
@@ -136,6 +139,7 @@ class BatsimStandIn {
   const protocol::Message& collect_events(Time now) {
     request_.now = now;
     request_.events.clear();
+    request_.in_process.resize_requests.clear();
     release_ended_slots();
     collect_completions(now);
     const bool submissions_left = next_job_ != nullptr;
@@ -248,17 +252,18 @@ class BatsimStandIn {
   // Takes the reply by value: allocations move into the job records.
   void apply_reply(protocol::Message reply) {
     const Time now = last_now_;
+    std::size_t rejections = 0;
     for (protocol::Event& event : reply.events) {
       checker_.check_timestamp(event, reply.now, now);
       if (auto* execute = std::get_if<protocol::ExecuteJob>(&event.data)) {
-        start(take_waiting_job(execute->job_id, "EXECUTE_JOB"), std::move(execute->alloc));
+        start(take_waiting_job(execute->job_id, protocol::event_type_name<protocol::ExecuteJob>()),
+              std::move(execute->alloc));
       } else if (const auto* reject = std::get_if<protocol::RejectJob>(&event.data)) {
-        const std::size_t index = take_waiting_job(reject->job_id, "REJECT_JOB");
+        const std::size_t index =
+            take_waiting_job(reject->job_id, protocol::event_type_name<protocol::RejectJob>());
         jobs_[index].record.state = FinalState::kRejected;
-        jobs_[index].record.rejection = rejection_of(*reject);
+        jobs_[index].record.rejection = rejection_of(reply, rejections++);
         finish(index);
-      } else if (auto* grant = std::get_if<protocol::GrantResize>(&event.data)) {
-        grant_resize(grant->request_id, std::move(grant->alloc));
       } else if (const auto* call = std::get_if<protocol::CallMeLater>(&event.data)) {
         checker_.check_wake_up(call->at, now);
         wake_ups_.insert(call->at);
@@ -266,12 +271,16 @@ class BatsimStandIn {
         checker_.throw_unexpected_event(event, now);
       }
     }
+    for (protocol::GrantResize& grant : reply.in_process.grants) {
+      grant_resize(grant.request_id, std::move(grant.alloc));
+    }
   }
 
   void start(std::size_t index, MachineSet alloc) {
     const Time now = last_now_;
     SimulatedJob& job = jobs_[index];
-    checker_.check_allocation("EXECUTE_JOB", job.batsim_id, job.record.job.nodes, alloc, now);
+    checker_.check_allocation(protocol::event_type_name<protocol::ExecuteJob>(), job.batsim_id,
+                              job.record.job.nodes, alloc, now);
     machines_in_use_.occupy(alloc);
     job.stage = JobStage::kRunning;
     job.record.start_time = now;
@@ -296,8 +305,8 @@ class BatsimStandIn {
       request.request_time = now;
       request.nodes = job.resize_plan[rank].nodes;
       pending_resizes_.emplace(request.request_id, std::pair{index, job.record.resizes.size()});
-      request_.events.push_back(
-          {now, protocol::ResizeRequested{job.batsim_id, request.request_id, request.nodes}});
+      request_.in_process.resize_requests.push_back(
+          {job.batsim_id, request.request_id, request.nodes});
       job.record.resizes.push_back(std::move(request));
     }
   }
@@ -309,7 +318,7 @@ class BatsimStandIn {
     const auto [index, made] = pending->second;
     ResizeRecord& request = jobs_[index].record.resizes[made];
     pending_resizes_.erase(pending);
-    checker_.check_allocation("GRANT_RESIZE", request_id, request.nodes, alloc, now);
+    checker_.check_allocation("resize grant", request_id, request.nodes, alloc, now);
     machines_in_use_.occupy(alloc);
     request.outcome = ResizeRecord::Outcome::kGranted;
     request.grant_time = now;

@@ -9,6 +9,7 @@
 
 #include "batfill/common/foreign_call.hpp"
 #include "batfill/common/text.hpp"
+#include "edc_exchange.hpp"
 
 namespace batfill::transport {
 namespace {
@@ -43,19 +44,6 @@ std::uint8_t call_edc(const std::string& path, const char* function, long messag
   }
 }
 
-// Batsim's event of a request, without what the EDC did not ask for: profiles are forwarded in
-// JobSubmitted only with forward_profiles_on_job_submission, as Batsim 5 does.
-protocol::Message as_asked(const protocol::Message& request, bool forward_profiles) {
-  protocol::Message copy = request;
-  if (forward_profiles) return copy;
-  for (protocol::Event& event : copy.events) {
-    if (auto* submitted = std::get_if<protocol::JobSubmitted>(&event.data)) {
-      submitted->forwarded_delay = kNoTimeLimit;
-    }
-  }
-  return copy;
-}
-
 }  // namespace
 
 EdcLibrary::EdcLibrary(const std::string& path, const std::string& init) : path_(path) {
@@ -80,12 +68,7 @@ EdcLibrary::EdcLibrary(const std::string& path, const std::string& init) : path_
       throw std::runtime_error("EDC library '" + path + "': batsim_edc_init returned " +
                                std::to_string(code) + " for init string " + excerpt(init));
     }
-    if ((flags & protocol::batsim5::kFormatJson) == 0) {
-      throw std::runtime_error(
-          "EDC library '" + path + "' chose batprotocol's binary format, and batfill speaks "
-          "JSON only: give it an init string that asks for JSON (Batsim's example EDCs take "
-          "--scheduler-init '{\"format_json\": true}')");
-    }
+    require_json_format(flags, "EDC library '" + path + "'");
     hello_ = protocol::batsim5::decode_hello(reply_text(data, size));
   } catch (const protocol::ProtocolError& e) {
     dlclose(handle_);
@@ -107,8 +90,7 @@ EdcLibrary::~EdcLibrary() {
 
 protocol::Message EdcLibrary::exchange(const protocol::Message& request) {
   const long index = index_++;
-  const std::string text =
-      protocol::batsim5::encode(as_asked(request, hello_.forward_profiles_on_job_submission));
+  const std::string text = edc_request(request, hello_);
   std::uint8_t* data = nullptr;
   std::uint32_t size = 0;
   const std::uint8_t code = call_edc(path_, "batsim_edc_take_decisions", index, [&] {
@@ -120,15 +102,7 @@ protocol::Message EdcLibrary::exchange(const protocol::Message& request) {
     throw std::runtime_error(where + ": batsim_edc_take_decisions returned " +
                              std::to_string(code));
   }
-  try {
-    protocol::batsim5::ParsedMessage reply = protocol::batsim5::decode(reply_text(data, size));
-    if (!reply.ignored.empty()) {
-      throw protocol::ProtocolError("not a decision: " + reply.ignored.front());
-    }
-    return std::move(reply.message);
-  } catch (const protocol::ProtocolError& e) {
-    throw protocol::ProtocolError(where + ", reply: " + e.what());
-  }
+  return edc_decisions(reply_text(data, size), where);
 }
 
 }  // namespace batfill::transport

@@ -298,10 +298,12 @@ TEST(BatsimAdapter, RejectionsCarryTheCoreReason) {
   EXPECT_EQ(rejection.job_id, "w0!1");
   // semantics.md#rejection-at-submission: the job, and why apart, so that the summary groups the
   // reason alone.
-  EXPECT_EQ(rejection.reason.job_id(), "w0!1");
-  EXPECT_EQ(rejection.reason.why(), "requests 5 nodes but the machine has 4");
+  ASSERT_EQ(reply.in_process.rejection_reasons.size(), 1u);
+  const Rejection& reason = reply.in_process.rejection_reasons[0];
+  EXPECT_EQ(reason.job_id(), "w0!1");
+  EXPECT_EQ(reason.why(), "requests 5 nodes but the machine has 4");
   // The reason stays in the process: Batsim 4's REJECT_JOB accepts only job_id.
-  EXPECT_EQ(write_message(reply).find(rejection.reason.text()), std::string::npos);
+  EXPECT_EQ(write_message(reply).find(reason.why()), std::string::npos);
 }
 
 TEST(BatsimAdapter, PlainFcfsRunsJobsWithoutWalltime) {
@@ -404,14 +406,14 @@ TEST(BatsimAdapter, WarnsOnceOfAJobCarryingResizeRequestsAndRunsIt) {
 // machines, easy: a (2 nodes) starts at 0 on 0-1; at 10 s its first request, for 2 nodes, finds
 // nothing waiting and is granted the free 2-3 at once. A job whose requests the simulator replays
 // gets no warning. A request named otherwise than the core names it, or of a job not running, is
-// refused naming the event.
+// refused naming the request. They travel beside the events, as no codec can carry them.
 TEST(BatsimAdapter, ReplayedResizeRequestsAreGrantedOrRefused) {
   const auto started_adapter = [](std::ostringstream& log) {
     auto adapter =
         std::make_unique<BatsimAdapter>("easy", SchedulerOptions{}, Log(Verbosity::kQuiet, log));
-    SimulationBegins begins = platform(4);
-    begins.resize_requests_replayed = true;
-    adapter->exchange(request(0, {begins}));
+    Message begins = request(0, {platform(4)});
+    begins.in_process.resize_requests_replayed = true;
+    adapter->exchange(begins);
     JobSubmitted a = submission("w0!a", 2);
     a.job.user_fields = UserFieldsText{R"({"resize":[{"after":10,"nodes":2}]})"};
     const Message started = adapter->exchange(request(0, {a}));
@@ -420,10 +422,15 @@ TEST(BatsimAdapter, ReplayedResizeRequestsAreGrantedOrRefused) {
   };
   std::ostringstream log;
   const auto adapter = started_adapter(log);
-  const Message reply =
-      adapter->exchange(request(from_seconds(10), {ResizeRequested{"w0!a", "w0!a#resize1", 2}}));
-  ASSERT_EQ(reply.events.size(), 1U);
-  const auto& grant = std::get<GrantResize>(reply.events[0].data);
+  const auto resize_request = [](const ResizeRequested& requested) {
+    Message message = request(from_seconds(10), {});
+    message.in_process.resize_requests.push_back(requested);
+    return message;
+  };
+  const Message reply = adapter->exchange(resize_request({"w0!a", "w0!a#resize1", 2}));
+  EXPECT_TRUE(reply.events.empty());
+  ASSERT_EQ(reply.in_process.grants.size(), 1U);
+  const GrantResize& grant = reply.in_process.grants[0];
   EXPECT_EQ(grant.request_id, "w0!a#resize1");
   EXPECT_EQ(to_string(grant.alloc), "2-3");
   EXPECT_EQ(log.str().find("carries resize requests"), std::string::npos) << log.str();
@@ -432,17 +439,16 @@ TEST(BatsimAdapter, ReplayedResizeRequestsAreGrantedOrRefused) {
     std::ostringstream quiet;
     const auto fresh = started_adapter(quiet);
     try {
-      fresh->exchange(request(from_seconds(10), {requested}));
+      fresh->exchange(resize_request(requested));
     } catch (const ProtocolError& e) {
       return e.what();
     }
     return "no error";
   };
   EXPECT_EQ(error_of({"w0!a", "w0!a#resize2", 1}),
-            "event 0 (RESIZE_REQUESTED): field 'request_id': 'w0!a#resize2', but job 'w0!a' makes "
-            "request 'w0!a#resize1'");
+            "resize request 'w0!a#resize2': job 'w0!a' makes request 'w0!a#resize1'");
   EXPECT_EQ(error_of({"w0!z", "w0!z#resize1", 1}),
-            "event 0 (RESIZE_REQUESTED): resize request of job 'w0!z', which is not running");
+            "resize request 'w0!z#resize1': resize request of job 'w0!z', which is not running");
 }
 
 // A real Batsim reports a walltime kill late, possibly in one message with another job's early

@@ -297,6 +297,34 @@ TEST_P(ExampleEdcs, FinishEveryJobInTheStandIn) {
 
 INSTANTIATE_TEST_SUITE_P(Bundled, ExampleEdcs, ::testing::Values("easy", "fcfs"));
 
+// Batsim 5's own process EDC (bin/process-edc: its FCFS behind a REP socket, with the
+// handshake) driven by the stand-in over ZeroMQ writes the same schedule as the same FCFS loaded
+// as a library (libfcfs.so), and as batfill's `--backfill none`, FCFS on the lowest free hosts.
+TEST(ExampleProcessEdc, SameScheduleAsItsLibraryInTheStandIn) {
+  BATFILL_REQUIRE_BATSIM5(prefix);
+  const std::string dir = cli_testing::output_dir();
+  const auto [platform, workload] = kth_inputs(prefix, Links::kBatsim5, dir);
+  const std::string common = "simulate " + workload + " --platform " + platform +
+                             R"( --no-progress --scheduler-init '{"format_json": true}')";
+  const cli_testing::CommandResult library = run(
+      common + " --scheduler-library " + example_edc(prefix, "fcfs") + " --output " + dir + "/lib");
+  ASSERT_EQ(library.exit_code, 0) << library.output;
+  const std::string endpoint = cli_testing::ipc_endpoint("process-edc");
+  Process edc(prefix + "/bin/process-edc -s " + endpoint, dir + "/process-edc.log");
+  const cli_testing::CommandResult process =
+      run(common + " --scheduler " + endpoint + " --protocol batsim5 --output " + dir + "/proc");
+  ASSERT_EQ(process.exit_code, 0) << process.output;
+  EXPECT_EQ(edc.wait(60s), 0) << cli_testing::read_file(dir + "/process-edc.log");
+  const std::string expected = cli_testing::read_file(dir + "/lib_jobs.csv");
+  EXPECT_FALSE(expected.empty());
+  EXPECT_EQ(cli_testing::read_file(dir + "/proc_jobs.csv"), expected);
+  const cli_testing::CommandResult none = run("simulate " + workload + " --platform " + platform +
+                                              " --no-progress --backfill none --output " + dir +
+                                              "/none");
+  ASSERT_EQ(none.exit_code, 0) << none.output;
+  EXPECT_EQ(cli_testing::read_file(dir + "/none_jobs.csv"), expected);
+}
+
 // Batsim 5's own example EDCs that speak JSON on its own example inputs, as Batsim's tests run
 // them (on cluster512.xml): each reads the events as Batsim 5 writes them, with every field it
 // always sends. libstatic.so reads a job's `extra_data` unchecked, and crashed on

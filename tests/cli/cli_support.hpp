@@ -151,16 +151,15 @@ struct ExternalRun {
   std::string serve_log;
 };
 
-// Starts `batfill serve` in the background, runs the simulator against it, then waits (bounded)
-// for serve to exit on its own after SIMULATION_ENDS.
-inline ExternalRun run_external(const std::string& endpoint, const std::string& serve_options,
-                                const std::string& simulate_arguments, const std::string& dir) {
+// Starts `peer` (a decision process serving `endpoint`) in the background, runs the simulator
+// against it, then waits (bounded) for the peer to exit on its own after SIMULATION_ENDS.
+inline ExternalRun run_beside_peer(const std::string& peer, const std::string& endpoint,
+                                   const std::string& simulate_arguments, const std::string& dir) {
   const std::string exit_file = dir + "/serve.exit";
   const std::string log_file = dir + "/serve.log";
-  const std::string serve = std::string("sh -c '") + BATFILL_BINARY + " serve -s " + endpoint +
-                            " --timeout 60 " + serve_options + " > " + log_file +
-                            " 2>&1; echo $? > " + exit_file + "' &";
-  EXPECT_EQ(std::system(serve.c_str()), 0);
+  const std::string background =
+      "sh -c '" + peer + " > " + log_file + " 2>&1; echo $? > " + exit_file + "' &";
+  EXPECT_EQ(std::system(background.c_str()), 0);
   ExternalRun result;
   result.simulate = run(simulate_arguments + " --scheduler " + endpoint + " --timeout 60");
   for (int i = 0; i < 600 && !std::filesystem::exists(exit_file); ++i) {
@@ -171,6 +170,14 @@ inline ExternalRun run_external(const std::string& endpoint, const std::string& 
   if (!code.empty()) result.serve_exit_code = std::stoi(code);
   result.serve_log = read_file(log_file);
   return result;
+}
+
+// The same beside `batfill serve` with `serve_options`.
+inline ExternalRun run_external(const std::string& endpoint, const std::string& serve_options,
+                                const std::string& simulate_arguments, const std::string& dir) {
+  return run_beside_peer(std::string(BATFILL_BINARY) + " serve -s " + endpoint +
+                             " --timeout 60 " + serve_options,
+                         endpoint, simulate_arguments, dir);
 }
 
 }  // namespace batfill::cli_testing

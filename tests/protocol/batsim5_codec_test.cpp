@@ -254,7 +254,8 @@ TEST(Batsim5Codec, ErrorsNameTheEventAndTheField) {
 TEST(Batsim5Codec, DecisionsAreWrittenWithTheSchemaNames) {
   Message reply;
   reply.now = from_seconds(20);
-  reply.events.push_back({from_seconds(20), RejectJob{"w0!9", {"", "w0!9", "too big"}}});
+  reply.events.push_back({from_seconds(20), RejectJob{"w0!9"}});
+  reply.in_process.rejection_reasons.push_back({"", "w0!9", "too big"});
   reply.events.push_back({from_seconds(20), ExecuteJob{"w0!3", parse_machine_set("0-3 7")}});
   reply.events.push_back({from_seconds(20), CallMeLater{from_seconds(80) + 1}});
   EXPECT_EQ(encode(reply),
@@ -273,7 +274,7 @@ TEST(Batsim5Codec, DecisionsReadBack) {
   Message reply;
   reply.now = from_seconds(20);
   reply.events.push_back({from_seconds(20), ExecuteJob{"w0!3", parse_machine_set("0-3 7")}});
-  reply.events.push_back({from_seconds(20), RejectJob{"w0!4", {}}});
+  reply.events.push_back({from_seconds(20), RejectJob{"w0!4"}});
   reply.events.push_back({from_seconds(20), CallMeLater{from_seconds(81)}});
   const ParsedMessage parsed = decode(encode(reply));
   ASSERT_EQ(parsed.message.events.size(), 3u);

@@ -270,6 +270,26 @@ TEST(Codec, UnknownEventType) {
             "event 1 (KILL_EVERYTHING): unknown event type 'KILL_EVERYTHING'");
 }
 
+// Where the error is travels as data, for a session to add the message number or rename the
+// event; the text is made from it when shown.
+TEST(Codec, AnErrorCarriesItsEventAndFieldAsData) {
+  try {
+    parse_message(R"({"now":1,"events":[{"timestamp":1,"type":"REQUESTED_CALL","data":{}},)"
+                  R"({"timestamp":1,"type":"JOB_SUBMITTED","data":{"job_id":"w0!1",)"
+                  R"("job":{"id":"w0!1","subtime":0,"profile":"p"}}}]})");
+    FAIL() << "no error";
+  } catch (ProtocolError& e) {
+    ASSERT_TRUE(e.event().has_value());
+    EXPECT_EQ(e.event()->index, 1u);
+    EXPECT_EQ(e.event()->type, "JOB_SUBMITTED");
+    EXPECT_EQ(e.field(), "job.res");
+    EXPECT_FALSE(e.message().has_value());
+    EXPECT_EQ(e.problem(), "missing integer field 'job.res'");
+    EXPECT_EQ(std::string(e.in_message(4).what()),
+              "message #4: event 1 (JOB_SUBMITTED): missing integer field 'job.res'");
+  }
+}
+
 TEST(Codec, MissingOrMistypedEventFields) {
   EXPECT_EQ(
       error_of(

@@ -37,7 +37,7 @@ TEST(HostileMessage, NestingScanIgnoresBracketsInsideStrings) {
 Message rejection_of(const std::string& id) {
   Message message;
   message.now = from_seconds(1);
-  message.events.push_back(Event{from_seconds(1), RejectJob{id, {}}});
+  message.events.push_back(Event{from_seconds(1), RejectJob{id}});
   return message;
 }
 

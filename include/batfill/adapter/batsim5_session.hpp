@@ -26,11 +26,6 @@ struct InitSettings {
 };
 InitSettings read_init_string(std::string_view init, const Settings& base);
 
-// The init string of a handshake request; throws std::invalid_argument when the length does
-// not match the bytes that follow it.
-std::string_view init_of_handshake(std::string_view request);
-// The handshake reply: `flags` then `message`.
-std::string handshake_reply(std::uint32_t flags, std::string_view message);
 
 class Batsim5Session : public Session {
  public:

@@ -12,7 +12,7 @@
 //   3. every JOB_SUBMITTED, in job-id order (w0!9 before w0!10), never message order, each with
 //      submit_time = the request's `now`;
 //   4. NOTIFY event_machine_unavailable / event_machine_available, then the embedded
-//      simulator's RESIZE_REQUESTED (docs/semantics.md#resize-requests-of-running-jobs);
+//      simulator's resize requests (docs/semantics.md#resize-requests-of-running-jobs);
 //   5. one scheduling pass at `now` (again after correcting jobs just started with a zero
 //      prediction), and a CALL_ME_LATER if a prediction expires later;
 // A REQUESTED_CALL's steps run at the time the call asked for, not at Batsim's `now`, a message
@@ -101,7 +101,8 @@ class BatsimAdapter : public protocol::DecisionProcess {
     std::vector<std::pair<EventPosition, const protocol::JobSubmitted*>> submissions;
     std::vector<std::pair<EventPosition, const protocol::BatsimNotify*>> notifications;
     std::vector<const protocol::EstimateWaitingTimeQuery*> queries;
-    std::vector<std::pair<EventPosition, const protocol::ResizeRequested*>> resize_requests;
+    // The request's, after its events (docs/semantics.md#resize-requests-of-running-jobs).
+    const std::vector<protocol::ResizeRequested>* resize_requests = nullptr;
     bool wake_up = false;  // Batsim's answer to a CALL_ME_LATER
     bool ends = false;
   };

@@ -11,6 +11,7 @@
 
 #include "batfill/adapter/log.hpp"
 #include "batfill/adapter/settings.hpp"
+#include "batfill/protocol/protocol_error.hpp"
 
 namespace batfill::adapter {
 
@@ -40,12 +41,16 @@ class NumberedRequest {
 
   // The reply `answer()` makes (it parses the request, calls log_parsed(), runs one exchange and
   // writes the reply), logged at debug level as "reply #K: <json>". Whatever it throws becomes
-  // a RequestError "message #K: <what>" followed by the request.
+  // a RequestError "message #K: <what>" followed by the request (a ProtocolError is given the
+  // message number, which it shows first).
   template <typename Answer>
   std::string reply(Answer&& answer) const {
     std::string reply;
     try {
       reply = answer();
+    } catch (protocol::ProtocolError& e) {
+      throw RequestError(std::string(e.in_message(index_).what()) +
+                         "\n  the message was: " + truncated_message(text_));
     } catch (const std::exception& e) {
       throw RequestError("message " + number() + ": " + e.what() +
                          "\n  the message was: " + truncated_message(text_));

@@ -70,7 +70,8 @@ SettingValues settings_from_json(const std::string& text);
 std::vector<std::string> setting_keys();
 
 // The one way a JSON object of settings is taken in, wherever it comes from (--sched-cfg,
-// Batsim's config.sched-config, a Batsim 5 EDC's init string or its handshake): its values over
+// batsched's --variant_options, Batsim's config.sched-config, a Batsim 5 EDC's init string or
+// its handshake): its values over
 // `settings`, then the whole checked (check_settings). Throws std::invalid_argument
 // "SOURCE: <what is wrong>", `source` naming where the object was given. The values given, for
 // a log of what changed.

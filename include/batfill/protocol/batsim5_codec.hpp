@@ -19,6 +19,7 @@
 // read Batsim's events and write decisions; the embedded simulator, driving a Batsim 5 EDC,
 // writes Batsim's events and reads decisions.
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -55,10 +56,6 @@ struct ParsedMessage {
     std::string type;
   };
   std::vector<Origin> origins;
-
-  // `what`, an error that begins "event K (TYPE)" about message.events[K] (as the adapter
-  // names events), with K and TYPE those of the Batsim 5 message; other texts unchanged.
-  std::string in_batsim5_terms(const std::string& what) const;
 };
 
 // Throws ProtocolError naming the event (index and type) and the field for malformed JSON, a
@@ -75,6 +72,8 @@ std::string encode(const Message& message);
 // flatbuffers parser refuses, naming an unknown field that holds the error (docs/protocol.md
 // "Quirks of the real 5.0.0-rc2"), stop_notice_text(what).
 std::string write_stop_notice(const std::string& what);
+// The notice of such a reply, written by batfill serve at the other end; nullopt for any other.
+std::optional<std::string> read_stop_notice(std::string_view json);
 
 // A message holding only an EDCHello, at time 0, as batsim_edc_init replies.
 std::string encode_hello(const EdcHello& hello);

@@ -13,21 +13,13 @@
 // docs/protocol.md#quirks-of-a-real-batsim-421). Times are written as 6-decimal numbers taken from
 // the integer microseconds, so nothing drifts through a double.
 
-#include <stdexcept>
 #include <string>
 #include <string_view>
 
 #include "batfill/protocol/messages.hpp"
+#include "batfill/protocol/protocol_error.hpp"
 
 namespace batfill::protocol {
-
-// A message that batfill cannot accept. The text names the event (index and type) and the
-// field, e.g. "event 2 (JOB_COMPLETED): missing string field 'job_id'". Callers that know the
-// exchange index (serve, the simulator) prefix it.
-class ProtocolError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 // Throws ProtocolError for malformed JSON, a missing or mistyped field, an invalid interval
 // set or time, or an unknown event type.

@@ -9,6 +9,7 @@
 
 #include <map>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -36,9 +37,6 @@ struct SimulationBegins {
   std::vector<ComputeResource> compute_resources;  // ids 0..n-1, in Batsim's id order
   std::string sched_config;                        // config.sched-config ("" when absent)
   std::map<std::string, std::string> workloads;    // name -> path
-  // batfill's own, in-process only (never on a wire): the embedded simulator makes its jobs'
-  // resize requests as ResizeRequested events (docs/semantics.md#resize-requests-of-running-jobs).
-  bool resize_requests_replayed = false;
 };
 
 // The two user fields batfill reads (docs/protocol.md#job_submitted): `user` when an integer, -1
@@ -133,16 +131,6 @@ struct BatsimAnswer {
 
 struct SimulationEnds {};
 
-// batfill's own extension, in-process only: no Batsim can grow an allocation, so the codecs
-// never write these (docs/semantics.md#resize-requests-of-running-jobs). A running job asks for
-// `nodes` more machines; the request is named resize_request_id(job_id, K) for the job's K-th
-// request.
-struct ResizeRequested {
-  std::string job_id;
-  std::string request_id;
-  int nodes = 0;
-};
-
 // ---- scheduler -> Batsim -------------------------------------------------------------------
 
 struct ExecuteJob {
@@ -152,13 +140,36 @@ struct ExecuteJob {
 
 struct RejectJob {
   std::string job_id;
-  // Why, for the simulator's outputs. Never on the wire: Batsim 4's REJECT_JOB accepts only
-  // job_id, so a parsed RejectJob has an empty reason.
-  Rejection reason;
 };
 
 struct CallMeLater {
   Time at = 0;  // strictly after Batsim's clock
+};
+
+struct EstimateWaitingTimeAnswer {
+  std::string job_id;
+  Time estimated_waiting_time = 0;  // -1 s (from_seconds(-1)) when the job can never start
+};
+
+// The events either protocol carries, each codec in its own wire form.
+using EventData =
+    std::variant<SimulationBegins, JobSubmitted, JobCompleted, JobKilled, RequestedCall,
+                 BatsimNotify, EstimateWaitingTimeQuery, ResourceStateChanged, BatsimAnswer,
+                 SimulationEnds, ExecuteJob, RejectJob, CallMeLater, EstimateWaitingTimeAnswer>;
+
+struct Event {
+  Time timestamp = 0;
+  EventData data;
+};
+
+// ---- batfill's own, in-process only ----------------------------------------------------------
+
+// A running job asks for `nodes` more machines; the request is named resize_request_id(job_id,
+// K) for the job's K-th request (docs/semantics.md#resize-requests-of-running-jobs).
+struct ResizeRequested {
+  std::string job_id;
+  std::string request_id;
+  int nodes = 0;
 };
 
 // The scheduler grants a pending resize request these machines, the job's until it ends.
@@ -166,25 +177,26 @@ struct GrantResize {
   std::string request_id;
   MachineSet alloc;
 };
-struct EstimateWaitingTimeAnswer {
-  std::string job_id;
-  Time estimated_waiting_time = 0;  // -1 s (from_seconds(-1)) when the job can never start
-};
 
-using EventData =
-    std::variant<SimulationBegins, JobSubmitted, JobCompleted, JobKilled, RequestedCall,
-                 BatsimNotify, EstimateWaitingTimeQuery, ResourceStateChanged, BatsimAnswer,
-                 SimulationEnds, ResizeRequested, ExecuteJob, RejectJob, CallMeLater, GrantResize,
-                 EstimateWaitingTimeAnswer>;
-
-struct Event {
-  Time timestamp = 0;
-  EventData data;
+// What the embedded simulator and batfill's own adapter tell each other beside the events: no
+// Batsim can grow an allocation, and Batsim 4's REJECT_JOB has no reason, so neither codec
+// reads or writes these, and a message parsed from a wire has them empty.
+struct InProcess {
+  // In the request that begins the simulation: the simulator makes its jobs' resize requests.
+  bool resize_requests_replayed = false;
+  // In a request: the resize requests that fell due at `now`, in the order they fell due.
+  std::vector<ResizeRequested> resize_requests;
+  // In a reply: the resize requests granted.
+  std::vector<GrantResize> grants;
+  // In a reply: why, for the simulator's outputs, each RejectJob of the events was decided, in
+  // the order of the RejectJobs.
+  std::vector<Rejection> rejection_reasons;
 };
 
 struct Message {
   Time now = 0;
   std::vector<Event> events;
+  InProcess in_process;
 };
 
 // What a stop notice says, in either protocol (docs/protocol.md "Protocol errors"):
@@ -192,8 +204,12 @@ struct Message {
 // or that JSON would escape (a quote, a backslash), made a space. A Batsim quotes it in its own
 // error, which must read as it was written.
 std::string stop_notice_text(const std::string& what);
+inline constexpr std::string_view kStopNoticePrefix = "batfill error: ";
 
-// The event type name used on the wire ("JOB_SUBMITTED", "EXECUTE_JOB", ...).
+// The name Batsim 4 gives the event that carries `data` ("JOB_SUBMITTED", "EXECUTE_JOB", ...),
+// for messages in either protocol's terms; the same for a type T of EventData.
 std::string event_type_name(const EventData& data);
+template <typename T>
+const char* event_type_name();
 
 }  // namespace batfill::protocol

@@ -24,8 +24,8 @@ class EdcLibrary : public protocol::DecisionProcess {
   EdcLibrary(const EdcLibrary&) = delete;
   EdcLibrary& operator=(const EdcLibrary&) = delete;
 
-  // Throws std::runtime_error when take_decisions fails, protocol::ProtocolError for a reply
-  // that is not a valid message of decisions the stand-in simulates.
+  // Throws std::runtime_error naming the library and the message when take_decisions fails or
+  // its reply is not a valid message of decisions the stand-in simulates.
   protocol::Message exchange(const protocol::Message& request) override;
 
   const protocol::batsim5::EdcHello& hello() const { return hello_; }

@@ -9,14 +9,9 @@
 
 #include "batfill/protocol/decision_process.hpp"
 
-namespace zmq {
-class context_t;
-class socket_t;
-}  // namespace zmq
-
 namespace batfill::transport {
 
-class PeerMonitor;
+class ReqChannel;
 
 class RemoteDecisionProcess : public protocol::DecisionProcess {
  public:
@@ -31,19 +26,10 @@ class RemoteDecisionProcess : public protocol::DecisionProcess {
   // ProtocolError for a reply that cannot be parsed.
   protocol::Message exchange(const protocol::Message& request) override;
 
-  const std::string& endpoint() const { return endpoint_; }
+  const std::string& endpoint() const;
 
  private:
-  enum class Wait { kReply, kTimeout, kPeerLost };
-  Wait wait_for_reply();
-
-  std::string endpoint_;
-  std::chrono::milliseconds timeout_;
-  std::unique_ptr<zmq::context_t> context_;
-  std::unique_ptr<zmq::socket_t> socket_;
-  std::unique_ptr<PeerMonitor>
-      monitor_;  // notices a scheduler that died (docs/protocol.md#peer-death-and-message-size)
-  bool broken_ = false;  // a request went unanswered: REQ allows no second send
+  std::unique_ptr<ReqChannel> channel_;
 };
 
 }  // namespace batfill::transport
