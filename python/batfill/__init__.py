@@ -1,4 +1,5 @@
-"""batfill from Python: replays into pandas, and scheduling policies written in Python.
+"""batfill from Python: replays into pandas, scheduling policies written in Python (in replays
+and beside a real Batsim), and a Gymnasium-style environment (batfill.gym).
 
     import batfill
     result = batfill.simulate("workloads/KTH-SP2-1996-2.1-cln.swf.gz", backfill="easy-classic")
@@ -12,7 +13,9 @@ from ._batfill import (NEVER, SECOND, Job, PolicyError, Profile, Timeline, View,
                        setting_keys)
 from ._batfill import VERSION as __version__
 from .policy import Policy
+from .serve import ServeError, serve
 from .simulate import TRANSFORMS, Result, simulate
+from . import gym
 
-__all__ = ["simulate", "Result", "Policy", "PolicyError", "Job", "View", "Timeline", "Profile",
-           "NEVER", "SECOND", "TRANSFORMS", "setting_keys", "policy_names", "__version__"]
+__all__ = ["simulate", "serve", "ServeError", "Result", "Policy", "PolicyError", "Job", "View",
+           "Timeline", "Profile", "gym", "NEVER", "SECOND", "TRANSFORMS", "setting_keys", "policy_names", "__version__"]

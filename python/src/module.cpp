@@ -4,11 +4,15 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <chrono>
 #include <memory>
+#include <sstream>
 
 #include "batfill/adapter/settings.hpp"
 #include "batfill/common/time.hpp"
 #include "batfill/core/policy_registry.hpp"
+#include "batfill/transport/serve.hpp"
+#include "pick_episode_binding.hpp"
 #include "python_policy.hpp"
 #include "replay.hpp"
 
@@ -66,6 +70,23 @@ py::dict result_dict(const python::ReplayResult& result) {
   return out;
 }
 
+// A Python policy as the core's policy factory. The scheduler runs without the GIL: the
+// factory's copies share one reference to the object, dropped with the GIL taken.
+adapter::BatsimAdapter::PolicyFactory policy_factory(const py::object& policy) {
+  const std::shared_ptr<py::object> shared(new py::object(policy), [](py::object* object) {
+    const py::gil_scoped_acquire gil;
+    delete object;
+  });
+  return [shared]() {
+    const py::gil_scoped_acquire gil;
+    return std::make_unique<python::PythonPolicy>(*shared);
+  };
+}
+
+std::string policy_label(const py::object& policy) {
+  return py::str(py::type::of(policy).attr("__name__")).cast<std::string>() + " (Python)";
+}
+
 py::dict replay(const std::string& workload_path, const std::string& workload_json,
                 const std::string& platform, std::optional<int> nodes,
                 const std::string& settings_json, const py::object& policy, double load_factor,
@@ -78,18 +99,8 @@ py::dict replay(const std::string& workload_path, const std::string& workload_js
   request.nodes = nodes;
   request.settings_json = settings_json;
   if (!policy.is_none()) {
-    request.policy_name =
-        py::str(py::type::of(policy).attr("__name__")).cast<std::string>() + " (Python)";
-    // The replay runs without the GIL: the factory's copies share one reference, dropped
-    // with the GIL taken.
-    const std::shared_ptr<py::object> shared(new py::object(policy), [](py::object* object) {
-      const py::gil_scoped_acquire gil;
-      delete object;
-    });
-    request.make_policy = [shared]() {
-      const py::gil_scoped_acquire gil;
-      return std::make_unique<python::PythonPolicy>(*shared);
-    };
+    request.policy_name = policy_label(policy);
+    request.make_policy = policy_factory(policy);
   }
   request.load_factor = load_factor;
   request.shake = std::move(shake);
@@ -105,6 +116,32 @@ py::dict replay(const std::string& workload_path, const std::string& workload_js
   return result_dict(result);
 }
 
+// `batfill serve` with a Python policy (or a registered one when `policy` is None): its exit
+// status and what it wrote (errors, and log lines at `verbosity`).
+std::pair<int, std::string> serve(const std::string& settings_json, const py::object& policy,
+                                  const std::string& protocol, const std::string& endpoint,
+                                  double timeout_seconds, const std::string& verbosity) {
+  transport::ServeOptions options;
+  options.endpoint = endpoint;
+  options.timeout = std::chrono::milliseconds(static_cast<long long>(timeout_seconds * 1000));
+  options.protocol = adapter::parse_protocol(protocol);
+  options.verbosity = adapter::parse_verbosity(verbosity);
+  if (!settings_json.empty()) adapter::settings_from_json(settings_json).apply_to(options.settings);
+  if (!policy.is_none()) {
+    options.settings.policy = policy_label(policy);
+    options.settings.make_policy = policy_factory(policy);
+  }
+  adapter::check_settings(options.settings);
+  std::ostringstream output;
+  int status = 0;
+  {
+    // Without the GIL, as replays: the policy takes it to decide.
+    const py::gil_scoped_release release;
+    status = transport::serve(options, output);
+  }
+  return {status, output.str()};
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_batfill, module) {
@@ -117,10 +154,14 @@ PYBIND11_MODULE(_batfill, module) {
              "The keys of --sched-cfg, from batfill's one table of settings.");
   module.def("policy_names", &policy_names, "The registered policies.");
   python::bind_policy_view(module);
+  python::bind_pick_episode(module);
   module.def("replay", &replay, py::arg("workload_path"), py::arg("workload_json"),
              py::arg("platform"), py::arg("nodes"), py::arg("settings_json"), py::arg("policy"),
              py::arg("load_factor"), py::arg("shake"), py::arg("resize_label"),
              py::arg("resize_csv"), py::arg("reject_missing_walltime"),
              "One replay in this process (SimGrid allows one per process: batfill.simulate "
              "runs each in a child process).");
+  module.def("serve", &serve, py::arg("settings_json"), py::arg("policy"), py::arg("protocol"),
+             py::arg("endpoint"), py::arg("timeout"), py::arg("verbosity"),
+             "`batfill serve` in this process: its exit status and output.");
 }

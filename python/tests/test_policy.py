@@ -9,6 +9,7 @@ import batfill
 from support import KTH, SOURCE, TINY, cli_outputs, python_outputs
 
 sys.path.insert(0, os.path.join(SOURCE, "python", "examples"))
+import conservative  # noqa: E402  (python/examples/conservative.py)
 import easy  # noqa: E402  (python/examples/easy.py)
 
 
@@ -30,6 +31,26 @@ class ExampleEasy(unittest.TestCase):
                  for text in ("--" + key.replace("_", "-"), value)]
         cli_jobs, _ = cli_outputs(KTH, "--backfill", "easy-classic", *flags)
         self.assertEqual(python_outputs(result)[0], cli_jobs)
+
+
+class ExampleConservative(unittest.TestCase):
+    def test_same_jobs_csv_as_conservative_classic_on_1000_kth_jobs(self):
+        import gzip
+        import tempfile
+        with tempfile.TemporaryDirectory() as directory:
+            path = os.path.join(directory, "kth1000.swf")
+            with gzip.open(KTH, "rt") as trace, open(path, "w") as out:
+                records = 0
+                for line in trace:
+                    records += not line.startswith(";")
+                    if records > 1000:
+                        break
+                    out.write(line)
+            result = batfill.simulate(path, backfill=conservative.Conservative())
+            cli_jobs, _ = cli_outputs(path, "--backfill", "conservative-classic")
+        jobs, _ = python_outputs(result)
+        self.assertEqual(jobs.count(b"\n"), 1001)
+        self.assertEqual(jobs, cli_jobs)
 
 
 # Policies that break the rules, on tiny.swf (8 nodes): job 1 (4 nodes) starts at 0 s; at 5 s

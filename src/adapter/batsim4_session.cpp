@@ -5,7 +5,8 @@
 namespace batfill::adapter {
 
 Batsim4Session::Batsim4Session(const Settings& settings, Log log)
-    : log_(log), adapter_(settings.policy, settings.scheduler, log, settings.batching) {}
+    : log_(log),
+      adapter_(settings.policy, settings.make_policy, settings.scheduler, log, settings.batching) {}
 
 std::string Batsim4Session::reply_to(std::string_view request) {
   if (index_ == 0 && is_batsim5_handshake(request)) {

@@ -54,6 +54,10 @@ InitSettings read_init_string(std::string_view init, const Settings& base) {
     // Settings that are each valid may still not combine (a backfill order the policy cannot
     // follow): refused now, at init, not at SimulationBegins.
     const std::string settings = without_format_key(document);
+    if (!settings.empty() && base.make_policy) {
+      throw std::invalid_argument("init string: the settings of policy " + base.policy +
+                                  " are given by the program that made it, not by Batsim");
+    }
     if (!settings.empty()) apply_settings_json(settings, "init string", read.settings);
   }
   // Only the clairvoyant predictor reads the runtime, from the job's delay profile
@@ -70,8 +74,8 @@ Batsim5Session::Batsim5Session(const Settings& settings, Log log) : settings_(se
 const std::string& Batsim5Session::initialise(std::string_view init) {
   const InitSettings read = read_init_string(init, settings_);
   // Batsim 5 has no sched-config: the init string's settings are the adapter's from the start.
-  adapter_ = std::make_unique<BatsimAdapter>(read.settings.policy, read.settings.scheduler, log_,
-                                             read.settings.batching);
+  adapter_ = std::make_unique<BatsimAdapter>(read.settings.policy, read.settings.make_policy,
+                                             read.settings.scheduler, log_, read.settings.batching);
   hello_ = protocol::batsim5::encode_hello({kName, kVersion, "", read.forward_profiles});
   return hello_;
 }

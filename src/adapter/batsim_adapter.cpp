@@ -74,7 +74,9 @@ BatsimAdapter::BatsimAdapter(std::string name, PolicyFactory make_policy, Schedu
       make_policy_(std::move(make_policy)),
       options_(options),
       batching_(batching),
-      log_(log) {}
+      log_(log) {
+  if (!make_policy_) find_policy(policy_);
+}
 
 Message BatsimAdapter::exchange(const Message& request) {
   if (finished_) throw ProtocolError("request after SIMULATION_ENDS");
@@ -375,7 +377,7 @@ void BatsimAdapter::apply_sched_config(const std::string& text, const EventPosit
              " are given by the program that made it, not by a sched-config",
          "config.sched-config");
   }
-  Settings settings{policy_, options_, batching_};
+  Settings settings{policy_, options_, batching_, nullptr};
   SettingValues given;
   try {
     given = apply_settings_json(text, "field 'config.sched-config'", settings);

@@ -507,7 +507,9 @@ std::string scheduler_description(const std::string& policy, const SchedulerOpti
 }
 
 void check_settings(const Settings& settings) {
-  check_options(*make_policy(settings.policy), settings.scheduler);
+  check_options(
+      *(settings.make_policy ? settings.make_policy() : make_policy(settings.policy)),
+      settings.scheduler);
   const PowerOptions& power = settings.scheduler.power;
   if (power.enabled() && power.sleep_pstate < 0) {
     throw std::invalid_argument(

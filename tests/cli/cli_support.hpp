@@ -22,9 +22,22 @@ namespace batfill::cli_testing {
 // tests.
 inline const std::vector<std::string> kPolicies = {"none", "easy", "conservative", "easy-classic",
                                                    "conservative-classic"};
-inline const std::vector<std::string> kQueueOrders = {
-    "fcfs",     "lcfs",      "asc_walltime",  "desc_walltime",
-    "asc_size", "desc_size", "desc_slowdown", "desc_bounded_slowdown"};
+inline const std::vector<std::string> kQueueOrders = {"fcfs",
+                                                      "lcfs",
+                                                      "asc_walltime",
+                                                      "desc_walltime",
+                                                      "asc_size",
+                                                      "desc_size",
+                                                      "desc_slowdown",
+                                                      "desc_bounded_slowdown",
+                                                      "wfp3",
+                                                      "unicep",
+                                                      "wfp3_rlscheduler",
+                                                      "unicep_rlscheduler",
+                                                      "f1",
+                                                      "f2",
+                                                      "f3",
+                                                      "f4"};
 
 // A file of the repository, found through the source directory CMake compiled in: tests never
 // depend on the directory they run from.

@@ -62,8 +62,8 @@ class BatsimAdapter : public protocol::DecisionProcess {
   explicit BatsimAdapter(std::string policy, SchedulerOptions options = {}, Log log = Log(),
                          EventBatching batching = EventBatching::kInstant);
   // The same with a policy written outside batfill's registry (a Python one, docs/python.md):
-  // `make_policy` makes it at SIMULATION_BEGINS and `name` names it in logs and errors. A
-  // sched-config naming a registered policy replaces it.
+  // `make_policy` makes it at SIMULATION_BEGINS and `name` names it in logs and errors; a
+  // sched-config is refused. Without `make_policy`, `name` is a registered policy, as above.
   using PolicyFactory = std::function<std::unique_ptr<Policy>()>;
   BatsimAdapter(std::string name, PolicyFactory make_policy, SchedulerOptions options,
                 Log log = Log(), EventBatching batching = EventBatching::kInstant);

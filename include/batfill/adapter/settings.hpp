@@ -7,6 +7,7 @@
 // wherever it was given (docs/protocol.md#options-through-batsim).
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,6 +22,10 @@ struct Settings {
   std::string policy = "easy";  // a registered policy
   SchedulerOptions scheduler;
   EventBatching batching = EventBatching::kInstant;
+  // A policy the program running batfill made instead (a Python one, docs/python.md); `policy`
+  // then only names it. Its settings are these: a sched-config or an init string that gives
+  // settings is refused.
+  std::function<std::unique_ptr<Policy>()> make_policy;
 };
 
 // One setting's value as one source gave it, read and checked.

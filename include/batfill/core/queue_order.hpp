@@ -18,6 +18,15 @@ enum class QueueOrder {
   kDescSize,      // most nodes first
   kDescSlowdown,  // highest current slowdown first (see queue_order.cpp)
   kDescBoundedSlowdown,  // highest current bounded slowdown first
+  // Score orders, smallest score first (queue_order.cpp); keep them together, kWfp3 to kF4.
+  kWfp3,               // (wait / walltime)^3 * nodes, largest first
+  kUnicep,             // wait / (log2(nodes) * walltime), largest first
+  kWfp3Rlscheduler,    // WFP3 with RLScheduler's waiting time: fixed at submission
+  kUnicepRlscheduler,  // UNICEP with RLScheduler's waiting time
+  kF1,                 // Carastan-Santos and de Camargo's learned functions F1 to F4
+  kF2,
+  kF3,
+  kF4,
 };
 
 // Throws std::invalid_argument listing the valid names.
