@@ -112,6 +112,14 @@ class Fields {
 
   Time time(const char* key) const { return to_time(key, require(key, "number")); }
 
+  // A number that is not a time (a fraction, a ratio).
+  double number(const char* key) const {
+    const Value& value = require(key, "number");
+    if (!value.IsNumber())
+      fail_at(key, "field " + name(key) + " must be a number, got " + json_text(value));
+    return value.GetDouble();
+  }
+
   std::optional<Time> optional_time(const char* key) const {
     const Value* value = find(key);
     if (value == nullptr) return std::nullopt;
