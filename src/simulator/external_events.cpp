@@ -33,7 +33,7 @@ std::string compact_json(const rapidjson::Value& value) {
 ExternalEvent read_event(const std::string& line, const std::string& origin, bool forward_unknown) {
   rapidjson::Document document;
   const rapidjson::ParseResult parsed = parse_json(document, line);
-  if (parsed.IsError()) fail(origin, "not JSON: " + json_error_text(parsed, line));
+  if (parsed.IsError()) fail(origin, json_error_text(parsed, line));
   if (!document.IsObject()) fail(origin, "an event must be a JSON object");
   const auto type = document.FindMember("type");
   if (type == document.MemberEnd() || !type->value.IsString()) {

@@ -81,7 +81,7 @@ class BatsimStandIn {
     while (more_to_happen()) {
       if (stop_signal != 0) throw_interrupted();
       const Time now = wait_for_next_instant();
-      apply_deferred_decisions(now);
+      if (apply_deferred_decisions(now)) take_immediate_events();
       // The decision process was still deciding (its reply's `now` was later): Batsim kept what
       // happened meanwhile for the request it sends once the process is ready, before what
       // happens at that instant, which its message latencies put a little later.
@@ -101,7 +101,7 @@ class BatsimStandIn {
     protocol::Message reply = exchange(request_);
     request_.events.clear();
     request_.in_process.resize_requests.clear();
-    killed_unreported_.clear();  // Batsim forgets a job once its end is told
+    ended_untold_.clear();  // Batsim forgets a job once its end is told
     apply_reply(std::move(reply));
   }
 
@@ -200,21 +200,32 @@ class BatsimStandIn {
     return last_now_;
   }
 
-  // One instant's events, in Batsim's order: the answers to the last reply's kills and
-  // registrations, completions, then submissions, external events and wake-ups; added to those
-  // not sent yet. The message and the completion list are members reused from instant to
+  // One instant's events, in Batsim's order: completions, submissions, the answers to the last
+  // reply's kills and registrations, then external events and wake-ups; added to those not
+  // sent yet. The message and the completion list are members reused from instant to
   // instant, so their capacity is kept and an instant allocates neither.
   void collect_events(Time now) {
     release_ended_slots();
-    for (protocol::Event& event : immediate_events_) request_.events.push_back(std::move(event));
-    immediate_events_.clear();
     collect_completions(now);
     collect_power_events(now);
     const bool submissions_left = next_job_ != nullptr;
+    const std::size_t first_submission = request_.events.size();
     while (next_job_ != nullptr && next_job_->job.submit_time <= now) {
       submit(take_slot());
       next_job_ = stream_.next();
     }
+    // Batsim sends the jobs of one submission time by plain string order of their ids
+    // (docs/protocol.md#quirks-of-a-real-batsim-421), and a scheduler such as batsched takes
+    // them in message order; batfill's own queues them by numeric id whatever the order.
+    std::stable_sort(request_.events.begin() + static_cast<std::ptrdiff_t>(first_submission),
+                     request_.events.end(), [](const protocol::Event& a, const protocol::Event& b) {
+                       if (a.timestamp != b.timestamp) return a.timestamp < b.timestamp;
+                       return std::get<protocol::JobSubmitted>(a.data).job.id <
+                              std::get<protocol::JobSubmitted>(b.data).job.id;
+                     });
+    // The answers to the last reply's kills and registrations: Batsim's latencies put them
+    // after the submissions of the same instant.
+    take_immediate_events();
     if (submissions_left && next_job_ == nullptr) {
       // With --energy, in a message of its own, as Batsim 4.2.1 sends it: the energy schedulers
       // of batsched decide at each message (docs/protocol.md#the-power-model-of-the-stand-in).
@@ -231,6 +242,12 @@ class BatsimStandIn {
     }
     // Already in Batsim's non-decreasing timestamp order: submissions and wake-ups are handled
     // exactly at their time (`now`), completions at or before it, and they come first.
+  }
+
+  // The answers to the decisions just applied go first in the next request.
+  void take_immediate_events() {
+    for (protocol::Event& event : immediate_events_) request_.events.push_back(std::move(event));
+    immediate_events_.clear();
   }
 
   void read_events() {
@@ -283,6 +300,9 @@ class BatsimStandIn {
                    std::vector<protocol::Event>& events) {
     SimulatedJob& job = jobs_[slot];
     running_.erase(job.batsim_id);
+    if (state == FinalState::kCompletedKilled || time < scheduler_ready_at_) {
+      ended_untold_.insert(job.batsim_id);
+    }
     job.record.finish_time = time;
     job.record.state = state;
     machines_in_use_.release(job.record.machines);
@@ -400,12 +420,15 @@ class BatsimStandIn {
     }
   }
 
-  void apply_deferred_decisions(Time now) {
+  // Whether any was due.
+  bool apply_deferred_decisions(Time now) {
+    if (deferred_.empty() || deferred_.begin()->first > now) return false;
     while (!deferred_.empty() && deferred_.begin()->first <= now) {
       protocol::Event event = std::move(deferred_.begin()->second);
       deferred_.erase(deferred_.begin());
       apply_decision(event, Rejection("", "", "rejected by the decision process"), now);
     }
+    return true;
   }
 
   void apply_decision(protocol::Event& event, Rejection rejection, Time now) {
@@ -446,11 +469,11 @@ class BatsimStandIn {
 
   // KILL_JOB (docs/protocol.md#kill_job-in-the-stand-in): each running job ends at once,
   // COMPLETED_KILLED, and the next request tells its JOB_COMPLETED, then one JOB_KILLED with
-  // the progress of each. A job whose kill is not yet told is passed over, as Batsim does.
+  // the progress of each. A job whose end is not told yet is passed over, as Batsim does.
   void kill_jobs(const protocol::KillJob& kill, Time now) {
     protocol::JobKilled killed{kill.job_ids, {}};
     for (const std::string& id : kill.job_ids) {
-      if (killed_unreported_.count(id) != 0) continue;
+      if (ended_untold_.count(id) != 0) continue;
       const auto running = running_.find(id);
       if (running == running_.end()) {
         ReplyChecker::refuse(
@@ -464,7 +487,6 @@ class BatsimStandIn {
       const double done = executor_.kill(slot, now);
       killed.progress.push_back(
           {id, protocol::JobProgress{jobs_[slot].record.profile, done, std::nullopt, {}}});
-      killed_unreported_.insert(id);
       end_running(slot, now, FinalState::kCompletedKilled, immediate_events_);
     }
     immediate_events_.push_back({now, std::move(killed)});
@@ -704,7 +726,9 @@ class BatsimStandIn {
   std::unordered_map<std::string_view, std::size_t> running_;
   // What the next request tells at once: the answers to kills and acknowledged registrations.
   std::vector<protocol::Event> immediate_events_;
-  std::unordered_set<std::string> killed_unreported_;  // killed, the end not told yet
+  // Jobs ended, their JOB_COMPLETED not sent yet (killed, or ended while the decision process
+  // was deciding): Batsim passes over a kill of them.
+  std::unordered_set<std::string> ended_untold_;
   // Decisions timestamped after the instant that replied, by time, in reply order; the
   // decision process is deciding until scheduler_ready_at_ (its reply's `now`).
   std::multimap<Time, protocol::Event> deferred_;
