@@ -591,12 +591,7 @@ struct EventWriter {
   void operator()(const JobKilled& e) const {
     write_union(w, "event", event_type<JobKilled>());
     w.StartObject();
-    w.Key("job_ids");
-    w.StartArray();
-    for (const std::string& id : e.job_ids) {
-      w.String(id.data(), static_cast<rapidjson::SizeType>(id.size()));
-    }
-    w.EndArray();
+    write_strings(w, "job_ids", e.job_ids);
     w.Key("progresses");
     w.StartArray();
     for (const auto& [job_id, progress] : e.progress) {
@@ -638,12 +633,7 @@ struct EventWriter {
     if (e.job_ids.empty()) throw std::invalid_argument("KillJobsEvent of no job");
     write_union(w, "event", event_type<KillJob>());
     w.StartObject();
-    w.Key("job_ids");
-    w.StartArray();
-    for (const std::string& id : e.job_ids) {
-      w.String(id.data(), static_cast<rapidjson::SizeType>(id.size()));
-    }
-    w.EndArray();
+    write_strings(w, "job_ids", e.job_ids);
     w.EndObject();
   }
   void operator()(const RegisterJob& e) const {

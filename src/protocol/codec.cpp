@@ -468,11 +468,7 @@ struct DataWriter {
   }
   void operator()(const JobKilled& e) const {
     w.StartObject();
-    w.Key("job_ids");
-    w.StartArray();
-    for (const std::string& id : e.job_ids)
-      w.String(id.data(), static_cast<rapidjson::SizeType>(id.size()));
-    w.EndArray();
+    write_strings(w, "job_ids", e.job_ids);
     // Batsim 4 always sends job_progress, possibly empty.
     w.Key("job_progress");
     w.StartObject();
@@ -560,11 +556,7 @@ struct DataWriter {
   void operator()(const KillJob& e) const {
     if (e.job_ids.empty()) throw std::invalid_argument("KILL_JOB of no job");
     w.StartObject();
-    w.Key("job_ids");
-    w.StartArray();
-    for (const std::string& id : e.job_ids)
-      w.String(id.data(), static_cast<rapidjson::SizeType>(id.size()));
-    w.EndArray();
+    write_strings(w, "job_ids", e.job_ids);
     w.EndObject();
   }
   void operator()(const RegisterProfile& e) const {

@@ -250,6 +250,18 @@ inline void write_string(Writer& writer, const char* key, const std::string& val
   }
 }
 
+// `key` and an array of `values` (job ids).
+inline void write_strings(Writer& writer, const char* key, const std::vector<std::string>& values) {
+  writer.Key(key);
+  writer.StartArray();
+  for (const std::string& value : values) {
+    if (!writer.String(value.data(), static_cast<rapidjson::SizeType>(value.size()))) {
+      throw std::invalid_argument(std::string("field '") + key + "' is not valid UTF-8");
+    }
+  }
+  writer.EndArray();
+}
+
 inline void write_raw_object(Writer& writer, const std::string& json, const char* what) {
   rapidjson::Document document;
   if (parse_json(document, json.empty() ? "{}" : json).IsError() || !document.IsObject()) {

@@ -402,10 +402,13 @@ class BatsimStandIn {
   // applies them (docs/protocol.md#decisions-timestamped-in-the-future).
   void apply_reply(protocol::Message reply) {
     const Time now = last_now_;
+    // A scheduler that reads `now` as a double writes back that double's time, which beyond
+    // 2^53 us may lie after `now` (docs/semantics.md#time): that is `now` still.
+    const Time now_read_back = std::max(now, from_fractional_seconds(to_seconds(now)));
     std::size_t rejections = 0;
     for (protocol::Event& event : reply.events) {
       checker_.check_timestamp(event, reply.now, now);
-      if (event.timestamp > now) {
+      if (event.timestamp > now_read_back) {
         deferred_.emplace(event.timestamp, std::move(event));
         continue;
       }
@@ -414,7 +417,7 @@ class BatsimStandIn {
                              : Rejection();
       apply_decision(event, std::move(reason), now);
     }
-    scheduler_ready_at_ = std::max(scheduler_ready_at_, reply.now);
+    if (reply.now > now_read_back) scheduler_ready_at_ = std::max(scheduler_ready_at_, reply.now);
     for (protocol::GrantResize& grant : reply.in_process.grants) {
       grant_resize(grant.request_id, std::move(grant.alloc));
     }
@@ -492,7 +495,7 @@ class BatsimStandIn {
     immediate_events_.push_back({now, std::move(killed)});
   }
 
-  // Position in jobs_ of the submitted job `id` has not ended, or -1.
+  // Position in jobs_ of the job `id`, submitted and not ended; none for any other id.
   std::optional<std::size_t> job_in_flight(const std::string& id) const {
     if (const auto waiting = waiting_.find(id); waiting != waiting_.end()) return waiting->second;
     if (const auto running = running_.find(id); running != running_.end()) return running->second;
