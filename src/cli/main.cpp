@@ -129,7 +129,21 @@ void add_simulate_options(po::options_description& command) {
       "energy",
       "Batsim's power model (its --energy): power states and switches, SimGrid's host energy "
       "plugin; needs --platform with power properties; writes PREFIX_consumed_energy.csv, "
-      "PREFIX_machine_states.csv and PREFIX_pstate_changes.csv");
+      "PREFIX_machine_states.csv and PREFIX_pstate_changes.csv")(
+      "events", po::value<std::string>(),
+      "Batsim's external events file (its --events): one JSON object a line, machine_unavailable "
+      "and machine_available with their resources, other types with --forward-unknown-events")(
+      "forward-unknown-events",
+      "send the events file's events of other types to the scheduler as Batsim does (a NOTIFY "
+      "whose data is the event)")(
+      "enable-dynamic-jobs",
+      "accept the scheduler's REGISTER_PROFILE and REGISTER_JOB, as Batsim's flag of that name; "
+      "the simulation then ends only after its NOTIFY registration_finished")(
+      "acknowledge-dynamic-jobs",
+      "answer each REGISTER_JOB with a JOB_SUBMITTED, as Batsim's flag of that name")(
+      "enable-profile-reuse",
+      "report profile reuse on in SIMULATION_BEGINS, as Batsim's flag of that name (the stand-in "
+      "never forgets a profile)");
   command.add(cli::policy_options_description());
   command.add(cli::transform_options_description());
 }
@@ -174,6 +188,11 @@ simulator::SimulationOptions simulation_options(const po::variables_map& values)
   options.sched_config = values["sched-cfg"].as<std::string>();
   options.show_progress = !values.count("no-progress") && isatty(STDERR_FILENO);
   options.energy = values.count("energy") != 0;
+  if (values.count("events")) options.events_file = values["events"].as<std::string>();
+  options.forward_unknown_events = values.count("forward-unknown-events") != 0;
+  options.dynamic_jobs = values.count("enable-dynamic-jobs") != 0;
+  options.acknowledge_dynamic_jobs = values.count("acknowledge-dynamic-jobs") != 0;
+  options.profile_reuse = values.count("enable-profile-reuse") != 0;
   if (options.energy && options.platform_file.empty()) {
     throw std::invalid_argument(
         "--energy needs --platform FILE whose hosts give their power (wattage_per_state)");

@@ -29,9 +29,10 @@ constexpr std::array<std::pair<JobState, const char*>, 5> kFinalJobStates = {{
 // The events that are notifications; machine availability has no event of its own but a
 // generic external event whose data's type is one of these (Batsim's documentation of its
 // external events).
-constexpr std::array<std::pair<Notification, const char*>, 2> kNotificationEvents = {{
+constexpr std::array<std::pair<Notification, const char*>, 3> kNotificationEvents = {{
     {Notification::kNoMoreStaticJobs, "AllStaticJobsHaveBeenSubmittedEvent"},
     {Notification::kNoMoreExternalEvents, "AllStaticExternalEventsHaveBeenInjectedEvent"},
+    {Notification::kRegistrationFinished, "FinishRegistrationEvent"},
 }};
 constexpr std::array<std::pair<Notification, const char*>, 2> kMachineEvents = {{
     {Notification::kMachinesUnavailable, "machine_unavailable"},
@@ -50,6 +51,9 @@ constexpr const char* event_type() {
   if constexpr (std::is_same_v<T, ExecuteJob>) return "ExecuteJobEvent";
   if constexpr (std::is_same_v<T, RejectJob>) return "RejectJobEvent";
   if constexpr (std::is_same_v<T, CallMeLater>) return "CallMeLaterEvent";
+  if constexpr (std::is_same_v<T, KillJob>) return "KillJobsEvent";
+  if constexpr (std::is_same_v<T, RegisterJob>) return "RegisterJobEvent";
+  if constexpr (std::is_same_v<T, RegisterProfile>) return "RegisterProfileEvent";
   return "";
 }
 // batprotocol's other events batfill names: the external event machine availability comes in
@@ -60,8 +64,7 @@ constexpr const char* kGenericExternalEvent = "GenericExternalEvent";
 constexpr const char* kHelloEvent = "EDCHelloEvent";
 // Events left out of the message: probes only answer requests batfill never makes, Batsim's own
 // hello only informs.
-constexpr std::array<const char*, 2> kIgnoredEvents = {"ProbeDataEmittedEvent",
-                                                       "BatsimHelloEvent"};
+constexpr std::array<const char*, 2> kIgnoredEvents = {"ProbeDataEmittedEvent", "BatsimHelloEvent"};
 
 // The power decisions and their acknowledgements, one pair per kind of change, and the field
 // each names the pstate with (batprotocol's "Host power management").
@@ -107,17 +110,24 @@ Time forwarded_delay(const Fields& profile_and_id) {
   return profile_and_id.object("profile").time("delay");
 }
 
-JobSubmitted parse_job_submitted(const Fields& event) {
-  JobSubmitted submitted;
-  SubmittedJob& job = submitted.job;
+// The job_id and Job table of JobSubmittedEvent and RegisterJobEvent.
+SubmittedJob parse_job(const Fields& event) {
+  SubmittedJob job;
   job.id = event.string("job_id");
-  const Value* subtime = event.find("submission_time");
-  job.subtime = subtime == nullptr ? 0 : event.time("submission_time");
   const Fields fields = event.object("job");
   job.res = fields.count_or("resource_request", 0);
   job.walltime = fields.walltime("walltime");
   job.profile = fields.optional_string("profile_id").value_or("");
   read_extra_data(fields, job);
+  return job;
+}
+
+JobSubmitted parse_job_submitted(const Fields& event) {
+  JobSubmitted submitted;
+  SubmittedJob& job = submitted.job;
+  job = parse_job(event);
+  const Value* subtime = event.find("submission_time");
+  job.subtime = subtime == nullptr ? 0 : event.time("submission_time");
   if (const Value* profile = event.find("profile"); profile != nullptr && !profile->IsNull()) {
     submitted.forwarded_delay = forwarded_delay(event.object("profile"));
   }
@@ -192,7 +202,54 @@ JobCompleted parse_job_completed(const Fields& event) {
   return completed;
 }
 
-JobKilled parse_jobs_killed(const Fields& event) { return JobKilled{event.strings("job_ids")}; }
+// A KillProgressWrapper: atomic and sequential profiles, the two Batsim 4 reports.
+JobProgress parse_kill_progress(const Fields& wrapper) {
+  const std::string_view type = union_type(wrapper, "kill_progress");
+  const Fields tree = wrapper.object("kill_progress");
+  JobProgress progress;
+  progress.profile_name = tree.string("profile_id");
+  if (type == "KillProgressAtomicProfile") {
+    const Value* fraction = tree.find("progress");
+    progress.progress = fraction == nullptr ? 0 : tree.number("progress");
+  } else if (type == "KillProgressSequentialProfile") {
+    progress.current_task_index = tree.count_or("current_task_index", 0);
+    progress.current_task.push_back(parse_kill_progress(tree.object("current_task_progress")));
+  } else {
+    wrapper.fail("kill progress '" + std::string(type) + "' is not supported by batfill");
+  }
+  return progress;
+}
+
+JobKilled parse_jobs_killed(const Fields& event) {
+  JobKilled killed{event.strings("job_ids"), {}};
+  if (event.find("progresses") == nullptr) return killed;
+  const Value& progresses = event.array("progresses");
+  for (rapidjson::SizeType i = 0; i < progresses.Size(); ++i) {
+    const std::string path = "progresses[" + std::to_string(i) + "].";
+    if (!progresses[i].IsObject()) event.fail("'" + path + "' must be an object");
+    const Fields entry(progresses[i], event.where(), path);
+    killed.progress.emplace_back(entry.string("job_id"),
+                                 parse_kill_progress(entry.object("wrapper")));
+  }
+  return killed;
+}
+
+// "workload!name", as batprotocol names a profile; Batsim 4 names the two apart.
+RegisterProfile parse_register_profile(const Fields& event) {
+  const Fields profile = event.object("profile");
+  const std::string id = profile.string("id");
+  const std::size_t bang = id.find('!');
+  if (bang == std::string::npos) {
+    profile.fail_at("id",
+                    "field " + profile.name("id") + " must be 'workload!name', got '" + id + "'");
+  }
+  if (union_type(profile, "profile") != "DelayProfile") {
+    profile.fail("only a DelayProfile can be registered with batfill's stand-in");
+  }
+  const Time delay = profile.object("profile").time("delay");
+  return RegisterProfile{id.substr(0, bang), id.substr(bang + 1),
+                         "{\"type\":\"delay\",\"delay\":" + format_seconds(delay) + "}"};
+}
 
 // A generic external event: machine availability when its data says so, else nothing batfill
 // reads (returned as an empty type, for the caller to list as ignored).
@@ -278,7 +335,7 @@ std::optional<EventData> parse_event_data(std::string_view type, const Fields& e
   if (type == event_type<RequestedCall>()) return RequestedCall{};
   if (const std::optional<Notification> notification =
           wire::value_named(kNotificationEvents, type)) {
-    return BatsimNotify{*notification, {}, {}};
+    return BatsimNotify{*notification, {}, {}, {}};
   }
   if (type == kExternalEvent) {
     BatsimNotify notify = parse_external_event(event);
@@ -289,6 +346,13 @@ std::optional<EventData> parse_event_data(std::string_view type, const Fields& e
   if (type == event_type<ExecuteJob>()) return parse_execute_job(event);
   if (type == event_type<RejectJob>()) return RejectJob{event.string("job_id")};
   if (type == event_type<CallMeLater>()) return parse_call_me_later(event);
+  if (type == event_type<KillJob>()) {
+    KillJob kill{event.strings("job_ids")};
+    if (kill.job_ids.empty()) event.fail("field 'job_ids' is empty", "job_ids");
+    return kill;
+  }
+  if (type == event_type<RegisterJob>()) return RegisterJob{parse_job(event)};
+  if (type == event_type<RegisterProfile>()) return parse_register_profile(event);
   if (std::optional<EventData> power = parse_power_event(type, event)) return power;
   if (std::find(kIgnoredEvents.begin(), kIgnoredEvents.end(), type) != kIgnoredEvents.end()) {
     return std::nullopt;
@@ -361,22 +425,27 @@ std::string extra_data_of(const SubmittedJob& job) {
   return std::string(buffer.GetString(), buffer.GetSize());
 }
 
-void write_job_submitted(Writer& w, const JobSubmitted& e) {
-  w.StartObject();
-  write_string(w, "job_id", e.job.id);
+// The job_id and Job table of JobSubmittedEvent and RegisterJobEvent.
+void write_job(Writer& w, const SubmittedJob& job) {
+  write_string(w, "job_id", job.id);
   w.Key("job");
   w.StartObject();
-  write_uint(w, "resource_request", static_cast<std::uint64_t>(e.job.res));
-  if (e.job.walltime != kNoTimeLimit) {
+  write_uint(w, "resource_request", static_cast<std::uint64_t>(job.res));
+  if (job.walltime != kNoTimeLimit) {
     w.Key("walltime");
-    write_time(w, e.job.walltime);
+    write_time(w, job.walltime);
   }
   // Always, empty when the job has none: Batsim 5 does, and EDCs read it unchecked (Batsim's
   // example libstatic.so crashes without it).
-  write_string(w, "extra_data", extra_data_of(e.job));
+  write_string(w, "extra_data", extra_data_of(job));
   write_bool(w, "rigid", true);
-  write_string(w, "profile_id", e.job.profile);
+  write_string(w, "profile_id", job.profile);
   w.EndObject();
+}
+
+void write_job_submitted(Writer& w, const JobSubmitted& e) {
+  w.StartObject();
+  write_job(w, e.job);
   w.Key("submission_time");
   write_time(w, e.job.subtime);
   if (e.forwarded_delay != kNoTimeLimit) {
@@ -454,6 +523,34 @@ void write_simulation_begins(Writer& w, const SimulationBegins& e) {
   w.EndObject();
 }
 
+// The delay of a Batsim 4 profile object of type "delay".
+std::optional<Time> delay_of_profile(const std::string& json) {
+  rapidjson::Document profile;
+  if (parse_json(profile, json).IsError() || !profile.IsObject()) return std::nullopt;
+  const auto type = profile.FindMember("type");
+  const auto delay = profile.FindMember("delay");
+  if (type == profile.MemberEnd() || !type->value.IsString() ||
+      std::string_view(type->value.GetString()) != "delay" || delay == profile.MemberEnd() ||
+      !delay->value.IsNumber()) {
+    return std::nullopt;
+  }
+  try {
+    return from_fractional_seconds(delay->value.GetDouble());
+  } catch (const std::out_of_range&) {
+    return std::nullopt;
+  }
+}
+
+void write_generic_event(Writer& w, const std::string& id, const std::string& data) {
+  w.StartObject();
+  write_string(w, "id", id);
+  write_union(w, "external_event", kGenericExternalEvent);
+  w.StartObject();
+  write_string(w, "data", data);
+  w.EndObject();
+  w.EndObject();
+}
+
 void write_machine_event(Writer& w, const BatsimNotify& e) {
   rapidjson::StringBuffer buffer;
   Writer data(buffer);
@@ -462,13 +559,7 @@ void write_machine_event(Writer& w, const BatsimNotify& e) {
   write_string(data, "type", name);
   write_string(data, "resources", to_string(e.resources));
   data.EndObject();
-  w.StartObject();
-  write_string(w, "id", name);
-  write_union(w, "external_event", kGenericExternalEvent);
-  w.StartObject();
-  write_string(w, "data", std::string(buffer.GetString(), buffer.GetSize()));
-  w.EndObject();
-  w.EndObject();
+  write_generic_event(w, name, std::string(buffer.GetString(), buffer.GetSize()));
 }
 
 void write_empty(Writer& w) {
@@ -500,17 +591,78 @@ struct EventWriter {
   void operator()(const JobKilled& e) const {
     write_union(w, "event", event_type<JobKilled>());
     w.StartObject();
-    w.Key("job_ids");
-    w.StartArray();
-    for (const std::string& id : e.job_ids) {
-      w.String(id.data(), static_cast<rapidjson::SizeType>(id.size()));
-    }
-    w.EndArray();
+    write_strings(w, "job_ids", e.job_ids);
     w.Key("progresses");
     w.StartArray();
+    for (const auto& [job_id, progress] : e.progress) {
+      w.StartObject();
+      write_string(w, "job_id", job_id);
+      w.Key("wrapper");
+      kill_progress(progress);
+      w.EndObject();
+    }
     w.EndArray();
     w.EndObject();
   }
+  // A KillProgressWrapper. batprotocol has no sequence that had not started.
+  void kill_progress(const JobProgress& progress) const {
+    w.StartObject();
+    if (!progress.current_task_index) {
+      write_union(w, "kill_progress", "KillProgressAtomicProfile");
+      w.StartObject();
+      write_string(w, "profile_id", progress.profile_name);
+      w.Key("progress");
+      w.Double(progress.progress);
+      w.EndObject();
+    } else {
+      if (*progress.current_task_index < 0 || progress.current_task.size() != 1) {
+        throw std::invalid_argument("the progress of sequence '" + progress.profile_name +
+                                    "' before its first task has no Batsim 5 form");
+      }
+      write_union(w, "kill_progress", "KillProgressSequentialProfile");
+      w.StartObject();
+      write_string(w, "profile_id", progress.profile_name);
+      write_uint(w, "current_task_index", static_cast<std::uint64_t>(*progress.current_task_index));
+      w.Key("current_task_progress");
+      kill_progress(progress.current_task.front());
+      w.EndObject();
+    }
+    w.EndObject();
+  }
+  void operator()(const KillJob& e) const {
+    if (e.job_ids.empty()) throw std::invalid_argument("KillJobsEvent of no job");
+    write_union(w, "event", event_type<KillJob>());
+    w.StartObject();
+    write_strings(w, "job_ids", e.job_ids);
+    w.EndObject();
+  }
+  void operator()(const RegisterJob& e) const {
+    write_union(w, "event", event_type<RegisterJob>());
+    w.StartObject();
+    write_job(w, e.job);
+    w.EndObject();
+  }
+  // batprotocol's profiles are typed tables: the delay profile is the one batfill writes.
+  void operator()(const RegisterProfile& e) const {
+    const std::optional<Time> delay = delay_of_profile(e.profile_json);
+    if (!delay) {
+      throw std::invalid_argument("profile '" + e.profile_name +
+                                  "' is not a delay profile, the one batfill writes for Batsim 5");
+    }
+    write_union(w, "event", event_type<RegisterProfile>());
+    w.StartObject();
+    w.Key("profile");
+    w.StartObject();
+    write_string(w, "id", e.workload_name + "!" + e.profile_name);
+    write_union(w, "profile", "DelayProfile");
+    w.StartObject();
+    w.Key("delay");
+    write_time(w, *delay);
+    w.EndObject();
+    w.EndObject();
+    w.EndObject();
+  }
+  void operator()(const SetJobMetadata& e) const { unsupported(e); }
   void operator()(const RequestedCall&) const {
     write_union(w, "event", event_type<RequestedCall>());
     w.StartObject();
@@ -522,9 +674,13 @@ struct EventWriter {
     if (const char* const event = wire::name_of(kNotificationEvents, e.kind); *event != '\0') {
       write_union(w, "event", event);
       write_empty(w);
-    } else if (e.kind != Notification::kOther) {
+    } else if (e.kind == Notification::kMachinesAvailable ||
+               e.kind == Notification::kMachinesUnavailable) {
       write_union(w, "event", kExternalEvent);
       write_machine_event(w, e);
+    } else if (e.kind == Notification::kOther && !e.event_json.empty()) {
+      write_union(w, "event", kExternalEvent);
+      write_generic_event(w, e.other, e.event_json);
     } else {
       throw std::invalid_argument("the notification '" + e.other + "' has no Batsim 5 event");
     }
@@ -721,15 +877,14 @@ std::string write_stop_notice(const std::string& what) {
 
 std::optional<std::string> read_stop_notice(std::string_view json) {
   try {
-    return read_document(without_trailing_nul(json),
-                         [](const Value& document) -> std::optional<std::string> {
-                           for (const auto& member : document.GetObject()) {
-                             const std::string_view name(member.name.GetString(),
-                                                         member.name.GetStringLength());
-                             if (name.rfind(kStopNoticePrefix, 0) == 0) return std::string(name);
-                           }
-                           return std::nullopt;
-                         });
+    return read_document(
+        without_trailing_nul(json), [](const Value& document) -> std::optional<std::string> {
+          for (const auto& member : document.GetObject()) {
+            const std::string_view name(member.name.GetString(), member.name.GetStringLength());
+            if (name.rfind(kStopNoticePrefix, 0) == 0) return std::string(name);
+          }
+          return std::nullopt;
+        });
   } catch (const ProtocolError&) {
     return std::nullopt;
   }

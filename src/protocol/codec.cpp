@@ -1,5 +1,6 @@
 #include "batfill/protocol/codec.hpp"
 
+#include <array>
 #include <charconv>
 #include <cstdint>
 #include <set>
@@ -16,6 +17,15 @@ const std::set<std::string>& known_job_keys() {
   static const std::set<std::string> keys(wire::kJobKeys.begin(), wire::kJobKeys.end());
   return keys;
 }
+
+// SIMULATION_BEGINS's config flags of BatsimFeatures.
+constexpr std::array<std::pair<const char*, bool BatsimFeatures::*>, 5> kFeatureFlags = {{
+    {"profiles-forwarded-on-submission", &BatsimFeatures::profiles_forwarded_on_submission},
+    {"dynamic-jobs-enabled", &BatsimFeatures::dynamic_jobs},
+    {"dynamic-jobs-acknowledged", &BatsimFeatures::dynamic_jobs_acknowledged},
+    {"profile-reuse-enabled", &BatsimFeatures::profile_reuse},
+    {"forward-unknown-events", &BatsimFeatures::forward_unknown_events},
+}};
 
 SubmittedJob parse_job(const Fields& job) {
   SubmittedJob parsed;
@@ -65,8 +75,13 @@ SimulationBegins parse_simulation_begins(const Fields& data) {
     }
   }
   if (data.find("config") != nullptr) {
+    const Fields config = data.object("config");
     // sched-config exists since Batsim 4.0 only.
-    begins.sched_config = data.object("config").optional_string("sched-config").value_or("");
+    begins.sched_config = config.optional_string("sched-config").value_or("");
+    for (const auto& [flag, member] : kFeatureFlags) {
+      const Value* value = config.find(flag);
+      begins.features.*member = value != nullptr && value->IsBool() && value->GetBool();
+    }
   }
   if (data.find("workloads") != nullptr) {
     const Fields workloads = data.object("workloads");
@@ -115,7 +130,66 @@ JobCompleted parse_job_completed(const Fields& data) {
   return completed;
 }
 
-JobKilled parse_job_killed(const Fields& data) { return JobKilled{data.strings("job_ids")}; }
+// A progress tree of JOB_KILLED. Batsim's documentation names the profile `profile`, its code
+// `profile_name` (docs/protocol.md#job_killed): either is read.
+JobProgress parse_progress(const Fields& tree) {
+  JobProgress progress;
+  progress.profile_name = tree.string(
+      tree.find("profile_name") != nullptr || tree.find("profile") == nullptr ? "profile_name"
+                                                                              : "profile");
+  if (tree.find("current_task_index") == nullptr) {
+    progress.progress = tree.number("progress");
+    return progress;
+  }
+  progress.current_task_index = tree.integer("current_task_index");
+  if (tree.find("current_task") != nullptr) {
+    progress.current_task.push_back(parse_progress(tree.object("current_task")));
+  }
+  return progress;
+}
+
+JobKilled parse_job_killed(const Fields& data) {
+  JobKilled killed{data.strings("job_ids"), {}};
+  if (data.find("job_progress") == nullptr) return killed;
+  const Fields progress = data.object("job_progress");
+  for (const auto& member : progress.value().GetObject()) {
+    const std::string job_id(member.name.GetString(), member.name.GetStringLength());
+    killed.progress.emplace_back(job_id, parse_progress(progress.object(job_id.c_str())));
+  }
+  return killed;
+}
+
+KillJob parse_kill_job(const Fields& data) {
+  KillJob kill{data.strings("job_ids")};
+  if (kill.job_ids.empty()) data.fail("field 'job_ids' is empty (Batsim aborts on it)", "job_ids");
+  return kill;
+}
+
+// The job object names the job in full ("dyn!7") or by its name in the workload ("7"), as
+// batsched writes it; the job holds the full id.
+RegisterJob parse_register_job(const Fields& data) {
+  RegisterJob registered{parse_job(data.object("job"))};
+  const std::string job_id = data.string("job_id");
+  const std::size_t bang = job_id.find('!');
+  if (bang == std::string::npos) {
+    data.fail("field 'job_id' is '" + job_id + "', not 'workload!name'", "job_id");
+  }
+  if (registered.job.id != job_id && registered.job.id != job_id.substr(bang + 1)) {
+    data.fail("field 'job_id' is '" + job_id + "' but 'job.id' is '" + registered.job.id + "'",
+              "job_id");
+  }
+  registered.job.id = job_id;
+  return registered;
+}
+
+RegisterProfile parse_register_profile(const Fields& data) {
+  return RegisterProfile{data.string("workload_name"), data.string("profile_name"),
+                         json_text(data.object("profile").value())};
+}
+
+SetJobMetadata parse_set_job_metadata(const Fields& data) {
+  return SetJobMetadata{data.string("job_id"), data.string("metadata")};
+}
 
 bool changes_availability(Notification kind) {
   return kind == Notification::kMachinesUnavailable || kind == Notification::kMachinesAvailable;
@@ -127,6 +201,7 @@ BatsimNotify parse_notify(const Fields& data) {
   const std::optional<Notification> known = wire::value_named(wire::kNotifications, type);
   if (!known) {
     notify.other = type;
+    notify.event_json = json_text(data.value());
     return notify;
   }
   notify.kind = *known;
@@ -230,6 +305,10 @@ EventData parse_data(std::string_view type, const Fields& data) {
   if (type == event_type<RejectJob>()) return RejectJob{data.string("job_id")};
   if (type == event_type<CallMeLater>()) return CallMeLater{data.time("timestamp")};
   if (type == event_type<SetResourceState>()) return parse_set_resource_state(data);
+  if (type == event_type<KillJob>()) return parse_kill_job(data);
+  if (type == event_type<RegisterJob>()) return parse_register_job(data);
+  if (type == event_type<RegisterProfile>()) return parse_register_profile(data);
+  if (type == event_type<SetJobMetadata>()) return parse_set_job_metadata(data);
   data.fail("unknown event type '" + std::string(type) + "'");
 }
 
@@ -280,7 +359,8 @@ void write_job(Writer& writer, const SubmittedJob& job) {
   writer.EndObject();
 }
 
-// Features batfill does not simulate (Redis, dynamic jobs, sharing) are reported off.
+// In Batsim 4.2.1's order (captured messages). Redis, which batfill does not simulate, is
+// reported off.
 void write_begins_config(Writer& writer, const SimulationBegins& begins) {
   writer.StartObject();
   writer.Key("redis-enabled");
@@ -289,14 +369,14 @@ void write_begins_config(Writer& writer, const SimulationBegins& begins) {
   writer.Key("redis-port");
   writer.Int(6379);
   write_string(writer, "redis-prefix", "default");
-  for (const char* flag : {"profiles-forwarded-on-submission", "dynamic-jobs-enabled",
-                           "dynamic-jobs-acknowledged", "profile-reuse-enabled"}) {
+  for (const auto& [flag, member] : kFeatureFlags) {
+    if (member == &BatsimFeatures::forward_unknown_events) continue;
     writer.Key(flag);
-    writer.Bool(false);
+    writer.Bool(begins.features.*member);
   }
   write_string(writer, "sched-config", begins.sched_config);
   writer.Key("forward-unknown-events");
-  writer.Bool(false);
+  writer.Bool(begins.features.forward_unknown_events);
   writer.EndObject();
 }
 
@@ -388,19 +468,39 @@ struct DataWriter {
   }
   void operator()(const JobKilled& e) const {
     w.StartObject();
-    w.Key("job_ids");
-    w.StartArray();
-    for (const std::string& id : e.job_ids)
-      w.String(id.data(), static_cast<rapidjson::SizeType>(id.size()));
-    w.EndArray();
+    write_strings(w, "job_ids", e.job_ids);
     // Batsim 4 always sends job_progress, possibly empty.
     w.Key("job_progress");
     w.StartObject();
+    for (const auto& [job_id, progress] : e.progress) {
+      w.Key(job_id.data(), static_cast<rapidjson::SizeType>(job_id.size()));
+      progress_tree(progress);
+    }
     w.EndObject();
+    w.EndObject();
+  }
+  void progress_tree(const JobProgress& progress) const {
+    w.StartObject();
+    write_string(w, "profile_name", progress.profile_name);
+    if (progress.current_task_index) {
+      w.Key("current_task_index");
+      w.Int(*progress.current_task_index);
+      for (const JobProgress& task : progress.current_task) {
+        w.Key("current_task");
+        progress_tree(task);
+      }
+    } else {
+      w.Key("progress");
+      w.Double(progress.progress);
+    }
     w.EndObject();
   }
   void operator()(const RequestedCall&) const { empty(); }
   void operator()(const BatsimNotify& e) const {
+    if (e.kind == Notification::kOther && !e.event_json.empty()) {
+      write_raw_object(w, e.event_json, ("generic event '" + e.other + "'").c_str());
+      return;
+    }
     w.StartObject();
     write_string(w, "type", notification_name(e));
     if (changes_availability(e.kind)) write_string(w, "resources", to_string(e.resources));
@@ -451,6 +551,37 @@ struct DataWriter {
   void operator()(const RejectJob& e) const {
     w.StartObject();
     write_string(w, "job_id", e.job_id);
+    w.EndObject();
+  }
+  void operator()(const KillJob& e) const {
+    if (e.job_ids.empty()) throw std::invalid_argument("KILL_JOB of no job");
+    w.StartObject();
+    write_strings(w, "job_ids", e.job_ids);
+    w.EndObject();
+  }
+  void operator()(const RegisterProfile& e) const {
+    w.StartObject();
+    write_string(w, "workload_name", e.workload_name);
+    write_string(w, "profile_name", e.profile_name);
+    w.Key("profile");
+    write_raw_object(w, e.profile_json, ("profile '" + e.profile_name + "'").c_str());
+    w.EndObject();
+  }
+  void operator()(const RegisterJob& e) const {
+    w.StartObject();
+    write_string(w, "job_id", e.job.id);
+    w.Key("job");
+    write_job(w, e.job);
+    w.EndObject();
+  }
+  void operator()(const SetJobMetadata& e) const {
+    if (e.metadata.find('"') != std::string::npos) {
+      throw std::invalid_argument("metadata of '" + e.job_id +
+                                  "' holds a '\"' (Batsim aborts on it)");
+    }
+    w.StartObject();
+    write_string(w, "job_id", e.job_id);
+    write_string(w, "metadata", e.metadata);
     w.EndObject();
   }
   void operator()(const CallMeLater& e) const {

@@ -112,6 +112,14 @@ class Fields {
 
   Time time(const char* key) const { return to_time(key, require(key, "number")); }
 
+  // A number that is not a time (a fraction, a ratio).
+  double number(const char* key) const {
+    const Value& value = require(key, "number");
+    if (!value.IsNumber())
+      fail_at(key, "field " + name(key) + " must be a number, got " + json_text(value));
+    return value.GetDouble();
+  }
+
   std::optional<Time> optional_time(const char* key) const {
     const Value* value = find(key);
     if (value == nullptr) return std::nullopt;
@@ -240,6 +248,18 @@ inline void write_string(Writer& writer, const char* key, const std::string& val
   if (!writer.String(value.data(), static_cast<rapidjson::SizeType>(value.size()))) {
     throw std::invalid_argument(std::string("field '") + key + "' is not valid UTF-8");
   }
+}
+
+// `key` and an array of `values` (job ids).
+inline void write_strings(Writer& writer, const char* key, const std::vector<std::string>& values) {
+  writer.Key(key);
+  writer.StartArray();
+  for (const std::string& value : values) {
+    if (!writer.String(value.data(), static_cast<rapidjson::SizeType>(value.size()))) {
+      throw std::invalid_argument(std::string("field '") + key + "' is not valid UTF-8");
+    }
+  }
+  writer.EndArray();
 }
 
 inline void write_raw_object(Writer& writer, const std::string& json, const char* what) {

@@ -33,6 +33,10 @@ template const char* event_type_name<CallMeLater>();
 template const char* event_type_name<EstimateWaitingTimeAnswer>();
 template const char* event_type_name<SetResourceState>();
 template const char* event_type_name<ConsumedEnergyQuery>();
+template const char* event_type_name<KillJob>();
+template const char* event_type_name<RegisterProfile>();
+template const char* event_type_name<RegisterJob>();
+template const char* event_type_name<SetJobMetadata>();
 
 std::string stop_notice_text(const std::string& what) {
   std::string text(kStopNoticePrefix);

@@ -31,6 +31,10 @@ constexpr const char* event_type() {
   if constexpr (std::is_same_v<T, CallMeLater>) return "CALL_ME_LATER";
   if constexpr (std::is_same_v<T, SetResourceState>) return "SET_RESOURCE_STATE";
   if constexpr (std::is_same_v<T, ConsumedEnergyQuery>) return "QUERY";
+  if constexpr (std::is_same_v<T, KillJob>) return "KILL_JOB";
+  if constexpr (std::is_same_v<T, RegisterProfile>) return "REGISTER_PROFILE";
+  if constexpr (std::is_same_v<T, RegisterJob>) return "REGISTER_JOB";
+  if constexpr (std::is_same_v<T, SetJobMetadata>) return "SET_JOB_METADATA";
 }
 
 // The keys of a Batsim job object that batfill reads (SubmittedJob's members); every other key
@@ -58,11 +62,13 @@ inline constexpr std::array<std::pair<JobState, const char*>, 5> kJobStates = {{
 }};
 
 // NOTIFY's type; any other type is Notification::kOther.
-inline constexpr std::array<std::pair<Notification, const char*>, 4> kNotifications = {{
+inline constexpr std::array<std::pair<Notification, const char*>, 6> kNotifications = {{
     {Notification::kNoMoreStaticJobs, "no_more_static_job_to_submit"},
     {Notification::kNoMoreExternalEvents, "no_more_external_event_to_occur"},
     {Notification::kMachinesUnavailable, "event_machine_unavailable"},
     {Notification::kMachinesAvailable, "event_machine_available"},
+    {Notification::kRegistrationFinished, "registration_finished"},
+    {Notification::kContinueRegistration, "continue_registration"},
 }};
 
 }  // namespace batfill::protocol::wire

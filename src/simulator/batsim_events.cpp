@@ -56,10 +56,16 @@ protocol::JobCompleted job_completed(SimulatedJob& job, FinalState state) {
   event.state = state == FinalState::kCompletedWalltimeReached
                     ? protocol::JobState::kWalltimeReached
                 : state == FinalState::kCompletedFailed ? protocol::JobState::kFailed
+                : state == FinalState::kCompletedKilled ? protocol::JobState::kKilled
                                                         : protocol::JobState::kSucceeded;
-  // Batsim's return codes: 0 on success, the profile's `ret` on failure, -1 at the walltime.
-  event.return_code =
-      state == FinalState::kCompletedWalltimeReached ? -1 : job.profile->return_code;
+  // Batsim's return codes: 0 on success, the profile's `ret` on failure, -1 at the walltime
+  // and for a killed delay job, -2 for a killed parallel task (docs/protocol.md#job_completed).
+  if (state == FinalState::kCompletedKilled) {
+    event.return_code = job.profile->type == workload::Profile::Type::kDelay ? -1 : -2;
+  } else {
+    event.return_code =
+        state == FinalState::kCompletedWalltimeReached ? -1 : job.profile->return_code;
+  }
   event.alloc = std::move(job.record.machines);
   return event;
 }

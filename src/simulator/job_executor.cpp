@@ -58,9 +58,38 @@ void JobExecutor::start(std::size_t slot, const std::string& name, const Job& jo
                              format_seconds(duration) +
                              " s would end beyond batfill's time range (4.25e31 s)");
   }
+  const std::uint64_t run = ++delay_runs_started_;
   delay_completions_.push(
-      {now + duration, slot,
-       cut ? FinalState::kCompletedWalltimeReached : state_on_normal_end(profile)});
+      {{now + duration, slot,
+        cut ? FinalState::kCompletedWalltimeReached : state_on_normal_end(profile)},
+       run});
+  delay_runs_[slot] = {now, profile.delay, run};
+}
+
+double JobExecutor::kill(std::size_t slot, Time now) {
+  if (const auto task = parallel_tasks_.find(slot); task != parallel_tasks_.end()) {
+    const double progress = 1.0 - task->second->get_remaining_ratio();
+    task->second->cancel();
+    parallel_tasks_.erase(task);
+    --parallel_running_;
+    return progress;
+  }
+  const auto run = delay_runs_.find(slot);
+  if (run == delay_runs_.end()) throw std::logic_error("kill of a job that is not running");
+  const DelayRun delay = run->second;
+  delay_runs_.erase(run);
+  drop_killed_delays();
+  if (delay.delay <= 0) return 1.0;
+  return static_cast<double>(now - delay.start) / static_cast<double>(delay.delay);
+}
+
+void JobExecutor::drop_killed_delays() {
+  while (!delay_completions_.empty()) {
+    const DelayEnd& top = delay_completions_.top();
+    const auto run = delay_runs_.find(top.completion.slot);
+    if (run != delay_runs_.end() && run->second.run == top.run) return;
+    delay_completions_.pop();
+  }
 }
 
 void JobExecutor::start_parallel_task(std::size_t slot, const std::string& name, const Job& job,
@@ -74,22 +103,27 @@ void JobExecutor::start_parallel_task(std::size_t slot, const std::string& name,
   const double walltime = job.has_time_limit() ? to_seconds(job.time_limit) : -1.0;
   const FinalState normal_end = state_on_normal_end(profile);
   ++parallel_running_;
-  sg4::Actor::create("job " + name, hosts.front(),
-                     [this, slot, hosts, flops, bytes, walltime, normal_end] {
-                       sg4::ExecPtr task = sg4::this_actor::exec_init(hosts, flops, bytes);
-                       task->start();
-                       FinalState state = normal_end;
-                       try {
-                         task->wait_for(walltime);  // a negative timeout waits for the end
-                       } catch (const simgrid::TimeoutException&) {
-                         task->cancel();
-                         state = FinalState::kCompletedWalltimeReached;
-                       }
-                       std::unique_lock<sg4::Mutex> lock(*mutex_);
-                       parallel_finished_.push_back(
-                           {from_fractional_seconds(sg4::Engine::get_clock()), slot, state});
-                       parallel_done_->notify_all();
-                     });
+  sg4::ExecPtr task = sg4::this_actor::exec_init(hosts, flops, bytes);
+  parallel_tasks_[slot] = task;
+  sg4::Actor::create("job " + name, hosts.front(), [this, slot, task, walltime, normal_end] {
+    task->start();
+    FinalState state = normal_end;
+    try {
+      task->wait_for(walltime);  // a negative timeout waits for the end
+    } catch (const simgrid::TimeoutException&) {
+      task->cancel();
+      state = FinalState::kCompletedWalltimeReached;
+    } catch (const simgrid::CancelException&) {
+      return;  // killed: kill() has accounted for it
+    }
+    // Killed while this actor waited to run: the slot is no longer its.
+    const auto running = parallel_tasks_.find(slot);
+    if (running == parallel_tasks_.end() || running->second != task) return;
+    parallel_tasks_.erase(running);
+    std::unique_lock<sg4::Mutex> lock(*mutex_);
+    parallel_finished_.push_back({from_fractional_seconds(sg4::Engine::get_clock()), slot, state});
+    parallel_done_->notify_all();
+  });
 }
 
 void JobExecutor::start_switch(int machine, int virtual_pstate, int target) {
@@ -115,8 +149,9 @@ void JobExecutor::take_switch_ends(Time now, std::vector<SwitchEnd>& ended) {
   switches_finished_.clear();
 }
 
-Time JobExecutor::next_delay_end() const {
-  return delay_completions_.empty() ? kNever : delay_completions_.top().time;
+Time JobExecutor::next_delay_end() {
+  drop_killed_delays();
+  return delay_completions_.empty() ? kNever : delay_completions_.top().completion.time;
 }
 
 Time JobExecutor::wait_until(Time next, Time last_now) {
@@ -144,9 +179,12 @@ Time JobExecutor::wait_until(Time next, Time last_now) {
 }
 
 void JobExecutor::take_completions(Time now, std::vector<Completion>& ended) {
-  while (!delay_completions_.empty() && delay_completions_.top().time <= now) {
-    ended.push_back(delay_completions_.top());
+  drop_killed_delays();
+  while (!delay_completions_.empty() && delay_completions_.top().completion.time <= now) {
+    ended.push_back(delay_completions_.top().completion);
+    delay_runs_.erase(delay_completions_.top().completion.slot);
     delay_completions_.pop();
+    drop_killed_delays();
   }
   // Completions are reported at the instant being handled at the latest.
   for (const Completion& completion : parallel_finished_) {

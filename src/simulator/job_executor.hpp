@@ -6,8 +6,10 @@
 // platform; an actor per job waits for its task and reports the end. Both stop at the walltime,
 // as Batsim does.
 
+#include <cstdint>
 #include <queue>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <simgrid/s4u.hpp>
@@ -32,8 +34,13 @@ class JobExecutor {
   // job's, by take_switch_ends.
   void start_switch(int machine, int virtual_pstate, int target);
 
+  // Stops the running job in `slot` at `now`, whose end will never be reported, and returns the
+  // fraction of its profile done, as Batsim reports it in JOB_KILLED: the time run over the
+  // delay of a delay job, the work done of a parallel task.
+  double kill(std::size_t slot, Time now);
+
   // The earliest end of a running delay job, or kNever.
-  Time next_delay_end() const;
+  Time next_delay_end();
   // Whether anything runs in SimGrid: a parallel job or a switch.
   bool parallel_running() const { return parallel_running_ > 0; }
 
@@ -57,8 +64,28 @@ class JobExecutor {
   void start_parallel_task(std::size_t slot, const std::string& name, const Job& job,
                            const workload::Profile& profile, const MachineSet& machines);
 
+  // Drops the ends of killed delay jobs from the top of delay_completions_.
+  void drop_killed_delays();
+
   const std::vector<simgrid::s4u::Host*>& compute_hosts_;  // index = Batsim machine id
-  std::priority_queue<Completion, std::vector<Completion>, std::greater<>> delay_completions_;
+  // The ends of delay jobs, each with the number of its run: a slot is reused, and a killed
+  // job's end stays in the queue until it comes to the top.
+  struct DelayEnd {
+    Completion completion;
+    std::uint64_t run;
+    bool operator>(const DelayEnd& other) const { return completion > other.completion; }
+  };
+  std::priority_queue<DelayEnd, std::vector<DelayEnd>, std::greater<>> delay_completions_;
+  // Running delay jobs by slot: start and delay of the profile. A killed one leaves the map.
+  struct DelayRun {
+    Time start = 0;
+    Time delay = 0;
+    std::uint64_t run = 0;
+  };
+  std::uint64_t delay_runs_started_ = 0;
+  std::unordered_map<std::size_t, DelayRun> delay_runs_;
+  // Running parallel tasks by slot, for kills.
+  std::unordered_map<std::size_t, simgrid::s4u::ExecPtr> parallel_tasks_;
 
   // Filled by the jobs' actors, emptied by the stand-in's actor.
   simgrid::s4u::MutexPtr mutex_ = simgrid::s4u::Mutex::create();

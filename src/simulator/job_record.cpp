@@ -13,6 +13,8 @@ const char* state_name(FinalState state) {
       return "COMPLETED_FAILED";
     case FinalState::kCompletedWalltimeReached:
       return "COMPLETED_WALLTIME_REACHED";
+    case FinalState::kCompletedKilled:
+      return "COMPLETED_KILLED";
     case FinalState::kRejected:
       return "REJECTED";
   }

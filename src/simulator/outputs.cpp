@@ -108,7 +108,10 @@ void append_job_row(std::string& rows, const JobRecord& job) {
   } else {
     rows += "-1";
   }
-  rows += ",\"\"\n";
+  // Quoted, as Batsim writes it; SET_JOB_METADATA refuses a text with a double quote.
+  rows += ",\"";
+  rows += job.metadata;
+  rows += "\"\n";
 }
 
 }  // namespace

@@ -12,6 +12,8 @@ namespace {
 
 }  // namespace
 
+void ReplyChecker::refuse(Time now, const std::string& what) { invalid_decision(now, what); }
+
 void ReplyChecker::check_timestamp(const protocol::Event& event, Time reply_now, Time now) const {
   if (event.timestamp > reply_now) {
     invalid_decision(now, "event timestamp " + format_seconds(event.timestamp) +
@@ -57,9 +59,8 @@ void ReplyChecker::throw_unexpected_event(const protocol::Event& event, Time now
   // A scheduler that gives up says why in a NOTIFY of its own type (batfill serve's stop
   // notice does): show it.
   const auto* notify = std::get_if<protocol::BatsimNotify>(&event.data);
-  const std::string said = notify != nullptr && !notify->other.empty()
-                               ? " " + quoted(notify->other)
-                               : "";
+  const std::string said =
+      notify != nullptr && !notify->other.empty() ? " " + quoted(notify->other) : "";
   invalid_decision(now,
                    "unexpected " + protocol::event_type_name(event.data) + said + " in a reply");
 }

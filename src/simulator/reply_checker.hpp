@@ -39,6 +39,8 @@ class ReplyChecker {
   [[noreturn]] static void throw_deadlock(const JobTable& jobs);
   // Batsim requires SIMULATION_ENDS to be answered with no event at all.
   static void check_end_reply(const protocol::Message& reply);
+  // Any other decision Batsim refuses, `what` naming it.
+  [[noreturn]] static void refuse(Time now, const std::string& what);
 
  private:
   const MachineLedger& machines_;

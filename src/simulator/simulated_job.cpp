@@ -23,6 +23,7 @@ void fill_simulated_job(SimulatedJob& job, const workload::WorkloadJob& source,
   record.resizes.clear();
   record.resizes_not_made = 0;
   record.consumed_energy.reset();
+  record.metadata.clear();
   // In the order they fall due, which is the order they are made and numbered.
   job.resize_plan.clear();
   if (!source.resizes.empty()) {

@@ -466,4 +466,14 @@ Workload read_batsim_json(const std::string& path, const std::string& text) {
   return BatsimJsonReader(path).read(text);
 }
 
+Profile read_batsim_profile(const std::string& name, const std::string& json) {
+  rapidjson::Document document;
+  if (parse_json(document, json).IsError()) {
+    throw std::invalid_argument("profile " + quoted(name) + " is not JSON");
+  }
+  ProfileResult result = read_profile(name, document);
+  if (!result.profile) throw std::invalid_argument(result.problem);
+  return std::move(*result.profile);
+}
+
 }  // namespace batfill::workload

@@ -217,14 +217,13 @@ TEST(Batsim5Codec, NegativeCountsAreRefused) {
   EXPECT_EQ(error_of(one_event("0.0", "JobSubmittedEvent",
                                R"({"job_id":"w0!1","job":{"resource_request":-1}})")),
             "event 0 (JobSubmittedEvent): field 'event.job.resource_request' must be >= 0, got -1");
-  EXPECT_EQ(error_of(one_event("0.0", "SimulationBeginsEvent",
-                               R"({"storage_host_number":-2})")),
+  EXPECT_EQ(error_of(one_event("0.0", "SimulationBeginsEvent", R"({"storage_host_number":-2})")),
             "event 0 (SimulationBeginsEvent): field 'event.storage_host_number' must be >= 0, "
             "got -2");
-  EXPECT_EQ(error_of(one_event("0.0", "SimulationBeginsEvent",
-                               R"({"computation_host_number":-3})")),
-            "event 0 (SimulationBeginsEvent): field 'event.computation_host_number' must be >= 0, "
-            "got -3");
+  EXPECT_EQ(
+      error_of(one_event("0.0", "SimulationBeginsEvent", R"({"computation_host_number":-3})")),
+      "event 0 (SimulationBeginsEvent): field 'event.computation_host_number' must be >= 0, "
+      "got -3");
 }
 
 TEST(Batsim5Codec, TrailingNulOfACStringIsAccepted) {
@@ -237,8 +236,10 @@ TEST(Batsim5Codec, ErrorsNameTheEventAndTheField) {
   EXPECT_EQ(error_of(one_event("0.0", "JobCompletedEvent", R"({"state":"COMPLETED_FAILED"})")),
             "event 0 (JobCompletedEvent): missing string field 'event.job_id'");
   EXPECT_EQ(error_of(one_event("0.0", "RegisterJobEvent", "{}")),
-            "event 0 (RegisterJobEvent): event type 'RegisterJobEvent' is not supported by "
-            "batfill");
+            "event 0 (RegisterJobEvent): missing string field 'event.job_id'");
+  EXPECT_EQ(error_of(one_event("0.0", "ForceSimulationStopEvent", "{}")),
+            "event 0 (ForceSimulationStopEvent): event type 'ForceSimulationStopEvent' is not "
+            "supported by batfill");
   EXPECT_EQ(error_of(R"({"now":0.0,"events":[{"timestamp":0.0,"event":{}}]})"),
             "event 0: missing string field 'event_type'");
   EXPECT_EQ(error_of(one_event("0.0", "JobSubmittedEvent",
@@ -345,9 +346,66 @@ TEST(Batsim5Codec, BatsimEventsRoundTrip) {
             Notification::kNoMoreStaticJobs);
 }
 
+// batprotocol's KillJobsEvent, JobsKilledEvent (KillProgress tables), RegisterProfileEvent
+// (a DelayProfile under "workload!name"), RegisterJobEvent and FinishRegistrationEvent.
+TEST(Batsim5Codec, KillsAndRegistrationsRoundTrip) {
+  SubmittedJob job;
+  job.id = "dyn!4";
+  job.res = 3;
+  job.profile = "dyn!p";
+  job.walltime = from_seconds(50);
+  JobProgress sequence{"w0!s", 0, 1, {JobProgress{"w0!d", 0.75, std::nullopt, {}}}};
+  Message message;
+  message.now = from_seconds(9);
+  for (EventData data : std::vector<EventData>{
+           KillJob{{"w0!1", "w0!2"}}, JobKilled{{"w0!1", "w0!2"}, {{"w0!2", sequence}}},
+           RegisterProfile{"dyn", "p", R"({"type":"delay","delay":2.5})"}, RegisterJob{job},
+           BatsimNotify{Notification::kRegistrationFinished, {}}}) {
+    message.events.push_back({from_seconds(9), data});
+  }
+  const std::string text = encode(message);
+  EXPECT_NE(text.find(R"("event_type":"FinishRegistrationEvent","event":{})"), std::string::npos);
+  EXPECT_NE(text.find(R"("profile":{"id":"dyn!p","profile_type":"DelayProfile","profile":)"
+                      R"({"delay":2.500000}})"),
+            std::string::npos)
+      << text;
+  const ParsedMessage parsed = decode(text);
+  ASSERT_EQ(parsed.message.events.size(), 5u);
+  EXPECT_EQ(std::get<KillJob>(parsed.message.events[0].data).job_ids.size(), 2u);
+  const auto& killed = std::get<JobKilled>(parsed.message.events[1].data);
+  ASSERT_EQ(killed.progress.size(), 1u);
+  EXPECT_EQ(killed.progress[0].second.current_task_index, 1);
+  EXPECT_DOUBLE_EQ(killed.progress[0].second.current_task.at(0).progress, 0.75);
+  const auto& profile = std::get<RegisterProfile>(parsed.message.events[2].data);
+  EXPECT_EQ(profile.workload_name, "dyn");
+  EXPECT_EQ(profile.profile_name, "p");
+  EXPECT_EQ(profile.profile_json, R"({"type":"delay","delay":2.500000})");
+  const auto& registered = std::get<RegisterJob>(parsed.message.events[3].data).job;
+  EXPECT_EQ(registered.id, "dyn!4");
+  EXPECT_EQ(registered.res, 3);
+  EXPECT_EQ(registered.walltime, from_seconds(50));
+  EXPECT_EQ(std::get<BatsimNotify>(parsed.message.events[4].data).kind,
+            Notification::kRegistrationFinished);
+  EXPECT_EQ(encode(parsed.message), text);
+}
+
+// A generic external event goes to a Batsim 5 EDC as its GenericExternalEvent, data verbatim.
+TEST(Batsim5Codec, GenericEventsAreWrittenAsGenericExternalEvents) {
+  Message message;
+  message.events.push_back(
+      {0, BatsimNotify{Notification::kOther, {}, "ev", R"({"type":"ev","timestamp":0})"}});
+  EXPECT_EQ(encode(message),
+            R"({"now":0.000000,"events":[{"timestamp":0.000000,"event_type":)"
+            R"("ExternalEventOccurredEvent","event":{"id":"ev","external_event_type":)"
+            R"("GenericExternalEvent","external_event":{"data":)"
+            R"("{\"type\":\"ev\",\"timestamp\":0}"}}}]})");
+}
+
 TEST(Batsim5Codec, ValuesWithoutBatsim5EventAreRefused) {
   for (const EventData& data : std::vector<EventData>{
            EstimateWaitingTimeAnswer{"w0!1", 0}, ConsumedEnergyQuery{}, ConsumedEnergyAnswer{1},
+           SetJobMetadata{"w0!1", "m"}, BatsimNotify{Notification::kContinueRegistration, {}},
+           RegisterProfile{"w0", "p", R"({"type":"parallel_homogeneous","cpu":1,"com":0})"},
            // Batsim 5 must be told the kind of change, which Batsim 4 reads from the platform.
            SetResourceState{parse_machine_set("0"), 1, PowerChange::kByPlatform},
            SetResourceState{{}, 1, PowerChange::kTurnOnOff}}) {
@@ -371,16 +429,15 @@ TEST(Batsim5Codec, PowerEventsAreWrittenWithTheSchemaNames) {
       {from_seconds(30),
        ResourceStateChanged{parse_machine_set("5"), 1, PowerChange::kComputationPState}}};
   const std::string text = encode(message);
-  EXPECT_EQ(text,
-            R"({"now":30.000000,"events":[)"
-            R"({"timestamp":30.000000,"event_type":"TurnOnOffHostsEvent",)"
-            R"("event":{"host_ids":"0-3","state":2}},)"
-            R"({"timestamp":30.000000,"event_type":"ChangeHostsPStateEvent",)"
-            R"("event":{"host_ids":"5","pstate":1}},)"
-            R"({"timestamp":30.000000,"event_type":"HostsTurnedOnOffEvent",)"
-            R"("event":{"host_ids":"0-3","state":2}},)"
-            R"({"timestamp":30.000000,"event_type":"HostsPStateChangedEvent",)"
-            R"("event":{"host_ids":"5","pstate":1}}]})");
+  EXPECT_EQ(text, R"({"now":30.000000,"events":[)"
+                  R"({"timestamp":30.000000,"event_type":"TurnOnOffHostsEvent",)"
+                  R"("event":{"host_ids":"0-3","state":2}},)"
+                  R"({"timestamp":30.000000,"event_type":"ChangeHostsPStateEvent",)"
+                  R"("event":{"host_ids":"5","pstate":1}},)"
+                  R"({"timestamp":30.000000,"event_type":"HostsTurnedOnOffEvent",)"
+                  R"("event":{"host_ids":"0-3","state":2}},)"
+                  R"({"timestamp":30.000000,"event_type":"HostsPStateChangedEvent",)"
+                  R"("event":{"host_ids":"5","pstate":1}}]})");
   const ParsedMessage parsed = decode(text);
   ASSERT_EQ(parsed.message.events.size(), 4u);
   const auto& off = std::get<SetResourceState>(parsed.message.events[0].data);

@@ -42,7 +42,14 @@ std::vector<EventData> every_event_type() {
                               {1, "node1", "idle", {{"role", ""}}}};
   begins.sched_config = R"({"backfill":"easy"})";
   begins.workloads = {{"w0", "/abs/wl.json"}};
+  begins.features.dynamic_jobs = true;
+  begins.features.forward_unknown_events = true;
   JobSubmitted submitted{sample_job(), from_seconds(61)};
+  JobProgress sequence{"seq", 0, 2, {JobProgress{"d1", 0.25, std::nullopt, {}}}};
+  BatsimNotify generic{Notification::kOther,
+                       {},
+                       "some_generic_event",
+                       R"({"type":"some_generic_event","timestamp":123,"x":[1]})"};
   return {begins,
           submitted,
           JobCompleted{"w0!17", JobState::kWalltimeReached, -1, parse_machine_set("0-3 8")},
@@ -59,7 +66,18 @@ std::vector<EventData> every_event_type() {
           CallMeLater{from_seconds(100)},
           EstimateWaitingTimeAnswer{"w0!17", 90'000'001},
           SetResourceState{parse_machine_set("3-5 9"), 13},
-          ConsumedEnergyQuery{}};
+          ConsumedEnergyQuery{},
+          JobKilled{{"w0!1", "w0!2", "w0!3"},
+                    {{"w0!1", JobProgress{"p", 0.5, std::nullopt, {}}},
+                     {"w0!2", sequence},
+                     {"w0!3", JobProgress{"seq", 0, -1, {}}}}},
+          generic,
+          BatsimNotify{Notification::kRegistrationFinished, {}},
+          BatsimNotify{Notification::kContinueRegistration, {}},
+          KillJob{{"w0!1", "w0!2"}},
+          RegisterProfile{"dyn", "p1", R"({"type":"delay","delay":5})"},
+          RegisterJob{sample_job()},
+          SetJobMetadata{"w0!17", "attempt 2"}};
 }
 
 // Writing, parsing and writing again must give the same text: nothing is lost either way.
@@ -119,6 +137,84 @@ TEST(Codec, DecisionsAreWrittenExactlyAsBatsimAcceptsThem) {
   EXPECT_EQ(write_message(Message{}), R"({"now":0.000000,"events":[]})");
 }
 
+// Batsim 4.2.1's protocol reader (docs/protocol.md "KILL_JOB", "REGISTER_JOB",
+// "SET_JOB_METADATA"): KILL_JOB and SET_JOB_METADATA with exactly their members, REGISTER_JOB's
+// job object with its id repeated, the scheduler's NOTIFY with only its type.
+TEST(Codec, DynamicAndKillDecisionsAreWrittenAsBatsimAcceptsThem) {
+  Message reply;
+  reply.now = from_seconds(5);
+  SubmittedJob job;
+  job.id = "dyn!7";
+  job.subtime = from_seconds(5);
+  job.res = 1;
+  job.profile = "p1";
+  reply.events = {
+      Event{from_seconds(5), KillJob{{"w0!1"}}},
+      Event{from_seconds(5), RegisterProfile{"dyn", "p1", R"({"type":"delay","delay":3})"}},
+      Event{from_seconds(5), RegisterJob{job}},
+      Event{from_seconds(5), SetJobMetadata{"w0!2", "a b"}},
+      Event{from_seconds(5), BatsimNotify{Notification::kRegistrationFinished, {}}}};
+  EXPECT_EQ(write_message(reply),
+            R"({"now":5.000000,"events":[)"
+            R"({"timestamp":5.000000,"type":"KILL_JOB","data":{"job_ids":["w0!1"]}},)"
+            R"({"timestamp":5.000000,"type":"REGISTER_PROFILE","data":{"workload_name":"dyn",)"
+            R"("profile_name":"p1","profile":{"type":"delay","delay":3}}},)"
+            R"({"timestamp":5.000000,"type":"REGISTER_JOB","data":{"job_id":"dyn!7","job":)"
+            R"({"id":"dyn!7","subtime":5.000000,"res":1,"profile":"p1"}}},)"
+            R"({"timestamp":5.000000,"type":"SET_JOB_METADATA","data":{"job_id":"w0!2",)"
+            R"("metadata":"a b"}},)"
+            R"({"timestamp":5.000000,"type":"NOTIFY","data":{"type":"registration_finished"}}]})");
+  EXPECT_THROW(write_message(single(0, KillJob{})), std::invalid_argument);
+  EXPECT_THROW(write_message(single(0, SetJobMetadata{"w0!1", "say \"hi\""})),
+               std::invalid_argument);
+}
+
+// JOB_KILLED as Batsim 4.2.1's writer makes it (profile_name, progress, current_task_index,
+// current_task; docs/protocol.md#job_killed), and a generic event forwarded as its whole object.
+TEST(Codec, ReadsKillProgressAndGenericEvents) {
+  const Message message = parse_message(
+      R"({"now":7,"events":[{"timestamp":7,"type":"JOB_KILLED","data":{"job_ids":["w0!1","w0!2"],)"
+      R"("job_progress":{"w0!2":{"profile_name":"s","current_task_index":1,)"
+      R"("current_task":{"profile_name":"d","progress":0.4}}}}},)"
+      R"({"timestamp":7,"type":"NOTIFY","data":{"type":"my_event","timestamp":7,"k":"v"}}]})");
+  const auto& killed = std::get<JobKilled>(message.events[0].data);
+  EXPECT_EQ(killed.job_ids.size(), 2u);
+  ASSERT_EQ(killed.progress.size(), 1u);
+  EXPECT_EQ(killed.progress[0].first, "w0!2");
+  EXPECT_EQ(killed.progress[0].second.current_task_index, 1);
+  ASSERT_EQ(killed.progress[0].second.current_task.size(), 1u);
+  EXPECT_EQ(killed.progress[0].second.current_task[0].profile_name, "d");
+  EXPECT_DOUBLE_EQ(killed.progress[0].second.current_task[0].progress, 0.4);
+  const auto& generic = std::get<BatsimNotify>(message.events[1].data);
+  EXPECT_EQ(generic.kind, Notification::kOther);
+  EXPECT_EQ(generic.other, "my_event");
+  EXPECT_EQ(generic.event_json, R"({"type":"my_event","timestamp":7,"k":"v"})");
+}
+
+TEST(Codec, MalformedKillsAndRegistrationsAreNamed) {
+  EXPECT_NE(
+      error_of(R"({"now":1,"events":[{"timestamp":1,"type":"KILL_JOB","data":{"job_ids":[]}}]})")
+          .find("'job_ids' is empty"),
+      std::string::npos);
+  EXPECT_NE(error_of(R"({"now":1,"events":[{"timestamp":1,"type":"REGISTER_JOB","data":)"
+                     R"({"job_id":"d!1","job":{"id":"d!2","subtime":1,"res":1,"profile":"p"}}}]})")
+                .find("'job_id' is 'd!1' but 'job.id' is 'd!2'"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"now":1,"events":[{"timestamp":1,"type":"REGISTER_JOB","data":)"
+                     R"({"job_id":"7","job":{"id":"7","subtime":1,"res":1,"profile":"p"}}}]})")
+                .find("not 'workload!name'"),
+            std::string::npos);
+  // batsched's submitter names the job by its name in the workload.
+  const Message batsched = parse_message(
+      R"({"now":1,"events":[{"timestamp":1,"type":"REGISTER_JOB","data":{"job_id":"dynamic!0",)"
+      R"("job":{"id":"0","subtime":1,"walltime":6,"res":1,"profile":"delay_1"}}}]})");
+  EXPECT_EQ(std::get<RegisterJob>(batsched.events[0].data).job.id, "dynamic!0");
+  EXPECT_NE(error_of(R"({"now":1,"events":[{"timestamp":1,"type":"SET_JOB_METADATA","data":)"
+                     R"({"job_id":"w0!1"}}]})")
+                .find("'metadata'"),
+            std::string::npos);
+}
+
 // Batsim 4.2.1's reader takes SET_RESOURCE_STATE's data with exactly these two members and the
 // pstate as the text of an integer, and a consumed_energy QUERY with an empty object
 // (docs/protocol.md#power-states).
@@ -127,11 +223,12 @@ TEST(Codec, PowerDecisionsAreWrittenExactlyAsBatsimAcceptsThem) {
   reply.now = from_seconds(30);
   reply.events = {Event{from_seconds(30), SetResourceState{parse_machine_set("0-127"), 13}},
                   Event{from_seconds(30), ConsumedEnergyQuery{}}};
-  EXPECT_EQ(write_message(reply),
-            R"({"now":30.000000,"events":[)"
-            R"({"timestamp":30.000000,"type":"SET_RESOURCE_STATE",)"
-            R"("data":{"resources":"0-127","state":"13"}},)"
-            R"({"timestamp":30.000000,"type":"QUERY","data":{"requests":{"consumed_energy":{}}}}]})");
+  EXPECT_EQ(
+      write_message(reply),
+      R"({"now":30.000000,"events":[)"
+      R"({"timestamp":30.000000,"type":"SET_RESOURCE_STATE",)"
+      R"("data":{"resources":"0-127","state":"13"}},)"
+      R"({"timestamp":30.000000,"type":"QUERY","data":{"requests":{"consumed_energy":{}}}}]})");
 }
 
 // As Batsim 4.2.1 writes them: the pstate as a string, the joules as a double.
@@ -163,11 +260,10 @@ TEST(Codec, MalformedPowerEventsAreNamed) {
             "event 0 (SET_RESOURCE_STATE): field 'state' must be a string, got 2");
   EXPECT_EQ(set_state(R"({"resources":"","state":"2"})"),
             "event 0 (SET_RESOURCE_STATE): field 'resources' is empty");
-  EXPECT_EQ(
-      error_of(R"({"now":1,"events":[{"timestamp":1,"type":"QUERY","data":{"requests":)"
-               R"({"consumed_energy":{"x":1}}}}]})"),
-      R"(event 0 (QUERY): field 'requests' must be exactly {"consumed_energy": {}}, got )"
-      R"({"consumed_energy":{"x":1}})");
+  EXPECT_EQ(error_of(R"({"now":1,"events":[{"timestamp":1,"type":"QUERY","data":{"requests":)"
+                     R"({"consumed_energy":{"x":1}}}}]})"),
+            R"(event 0 (QUERY): field 'requests' must be exactly {"consumed_energy": {}}, got )"
+            R"({"consumed_energy":{"x":1}})");
   EXPECT_EQ(error_of(R"({"now":1,"events":[{"timestamp":1,"type":"ANSWER","data":{"x":1}}]})"),
             "event 0 (ANSWER): missing number field 'consumed_energy'");
 }

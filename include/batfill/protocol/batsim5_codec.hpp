@@ -59,13 +59,14 @@ struct ParsedMessage {
 };
 
 // Throws ProtocolError naming the event (index and type) and the field for malformed JSON, a
-// missing or mistyped field, an unknown event type, and events batfill never handles
-// (dynamic registration, kills, probes asked by the EDC). A trailing NUL, as Batsim sends its
-// C strings, is accepted.
+// missing or mistyped field, an unknown event type, and events batfill never handles (probes
+// asked by the EDC, profiles other than delay ones, fork-join kill progress). A trailing NUL, as
+// Batsim sends its C strings, is accepted.
 ParsedMessage decode(std::string_view json);
 
 // Throws std::invalid_argument for a value Batsim 5 cannot express (an estimate_waiting_time
-// query or answer, a time that is "never", an empty allocation).
+// query or answer, SET_JOB_METADATA, continue_registration, a registered profile other than a
+// delay one, a time that is "never", an empty allocation).
 std::string encode(const Message& message);
 
 // The reply that stops a real Batsim 5.0.0-rc2 at once with `what` in its error: a message its

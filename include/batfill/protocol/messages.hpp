@@ -8,8 +8,10 @@
 // exchanges these values directly.
 
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -31,12 +33,24 @@ struct ComputeResource {
   std::vector<double> speeds;
 };
 
+// The features Batsim was started with, as SIMULATION_BEGINS's `config` reports them
+// (docs/protocol.md#simulation_begins): schedulers such as batsched's submitter check them
+// before they register jobs.
+struct BatsimFeatures {
+  bool profiles_forwarded_on_submission = false;  // --forward-profiles-on-submission
+  bool dynamic_jobs = false;                      // --enable-dynamic-jobs
+  bool dynamic_jobs_acknowledged = false;         // --acknowledge-dynamic-jobs
+  bool profile_reuse = false;                     // --enable-profile-reuse
+  bool forward_unknown_events = false;            // --forward-unknown-events
+};
+
 struct SimulationBegins {
   int nb_compute_resources = 0;
   int nb_storage_resources = 0;
   std::vector<ComputeResource> compute_resources;  // ids 0..n-1, in Batsim's id order
   std::string sched_config;                        // config.sched-config ("" when absent)
   std::map<std::string, std::string> workloads;    // name -> path
+  BatsimFeatures features;
 };
 
 // The two user fields batfill reads (docs/protocol.md#job_submitted): `user` when an integer, -1
@@ -91,8 +105,20 @@ struct JobCompleted {
   MachineSet alloc;
 };
 
+// How far a killed job had got, as JOB_KILLED reports it (docs/protocol.md#job_killed): a
+// leaf profile (delay, parallel task) has the fraction of it done; a sequence has the index of
+// its current task (-1 when none had started) and that task's progress.
+struct JobProgress {
+  std::string profile_name;
+  double progress = 0;                    // a leaf's, in [0, 1]
+  std::optional<int> current_task_index;  // a sequence's; none for a leaf
+  std::vector<JobProgress> current_task;  // a sequence's current task: none or one
+};
+
 struct JobKilled {
   std::vector<std::string> job_ids;
+  // The jobs really killed (not those that had ended on their own), in job_ids' order.
+  std::vector<std::pair<std::string, JobProgress>> progress;
 };
 
 struct RequestedCall {};
@@ -105,6 +131,9 @@ enum class Notification {
   kNoMoreExternalEvents,  // no machine will change availability any more
   kMachinesUnavailable,   // `resources` may no longer be given to starting jobs
   kMachinesAvailable,     // `resources` may be given again
+  // From the scheduler (dynamic jobs, docs/protocol.md "REGISTER_JOB"):
+  kRegistrationFinished,  // it will register no more jobs
+  kContinueRegistration,  // it takes back a registration_finished
   kOther,                 // a type batfill does not know (a user's event), named in `other`
 };
 
@@ -112,6 +141,9 @@ struct BatsimNotify {
   Notification kind = Notification::kOther;
   MachineSet resources;  // the machines of a change of availability
   std::string other;     // kOther's type as the wire named it
+  // kOther's whole data object (a generic external event as its file had it, which Batsim
+  // forwards as NOTIFY's data); "" writes {"type": other}.
+  std::string event_json;
 };
 
 // QUERY estimate_waiting_time.
@@ -155,6 +187,30 @@ struct RejectJob {
   std::string job_id;
 };
 
+// KILL_JOB (Batsim 5: KillJobsEvent): answered by a JOB_COMPLETED per job killed, then one
+// JobKilled.
+struct KillJob {
+  std::vector<std::string> job_ids;  // never empty
+};
+
+// REGISTER_PROFILE: a profile for later REGISTER_JOBs, in a workload that need not exist yet.
+struct RegisterProfile {
+  std::string workload_name;
+  std::string profile_name;
+  std::string profile_json;  // the profile object, verbatim ("{\"type\":\"delay\",...}")
+};
+
+// REGISTER_JOB: a job submitted at the event's time, its id "workload!name".
+struct RegisterJob {
+  SubmittedJob job;
+};
+
+// SET_JOB_METADATA: a text for the job's `metadata` column of _jobs.csv.
+struct SetJobMetadata {
+  std::string job_id;
+  std::string metadata;  // without '"', which Batsim refuses
+};
+
 struct CallMeLater {
   Time at = 0;  // strictly after Batsim's clock
 };
@@ -179,9 +235,10 @@ struct EstimateWaitingTimeAnswer {
 // The events either protocol carries, each codec in its own wire form.
 using EventData =
     std::variant<SimulationBegins, JobSubmitted, JobCompleted, JobKilled, RequestedCall,
-                 BatsimNotify, EstimateWaitingTimeQuery, ResourceStateChanged,
-                 ConsumedEnergyAnswer, SimulationEnds, ExecuteJob, RejectJob, CallMeLater,
-                 EstimateWaitingTimeAnswer, SetResourceState, ConsumedEnergyQuery>;
+                 BatsimNotify, EstimateWaitingTimeQuery, ResourceStateChanged, ConsumedEnergyAnswer,
+                 SimulationEnds, ExecuteJob, RejectJob, CallMeLater, EstimateWaitingTimeAnswer,
+                 SetResourceState, ConsumedEnergyQuery, KillJob, RegisterProfile, RegisterJob,
+                 SetJobMetadata>;
 
 struct Event {
   Time timestamp = 0;

@@ -18,6 +18,7 @@ enum class FinalState {
   kCompletedSuccessfully,
   kCompletedFailed,
   kCompletedWalltimeReached,
+  kCompletedKilled,  // by the decision process's KILL_JOB
   kRejected,
 };
 
@@ -56,6 +57,7 @@ struct JobRecord {
   int resizes_not_made = 0;           // requests that never fell due while it ran
   // With --energy, the joules its machines consumed while it ran (executed jobs only).
   std::optional<double> consumed_energy;
+  std::string metadata;  // the decision process's SET_JOB_METADATA, "" if none
 
   bool executed() const { return state != FinalState::kRejected; }
   Time execution_time() const { return finish_time - start_time; }

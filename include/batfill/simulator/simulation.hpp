@@ -37,6 +37,18 @@ struct SimulationOptions {
   // nothing of the run changes.
   bool energy = false;
   PowerTraces* energy_traces = nullptr;
+  // Batsim's dynamic jobs (docs/protocol.md#dynamic-jobs-in-the-stand-in): REGISTER_PROFILE and
+  // REGISTER_JOB accepted (--enable-dynamic-jobs), each job acknowledged with a JOB_SUBMITTED
+  // (--acknowledge-dynamic-jobs); profile reuse is only reported (--enable-profile-reuse), as
+  // the stand-in never forgets a profile.
+  bool dynamic_jobs = false;
+  bool acknowledge_dynamic_jobs = false;
+  bool profile_reuse = false;
+  // --events: Batsim's external events file ("" for none), its events of other types than the
+  // machine ones forwarded only with --forward-unknown-events
+  // (docs/protocol.md#external-events-of-the-stand-in).
+  std::string events_file;
+  bool forward_unknown_events = false;
 };
 
 struct SimulationResult {

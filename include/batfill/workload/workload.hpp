@@ -84,6 +84,10 @@ Workload read_workload(const std::string& path, const ReadOptions& options = {})
 // text; `path` only labels error messages.
 Workload read_swf(const std::string& path, const std::string& text, const ReadOptions& options);
 Workload read_batsim_json(const std::string& path, const std::string& text);
+// One Batsim JSON profile object (a profile of a workload's "profiles", or one a scheduler
+// registers with REGISTER_PROFILE) named `name`; throws std::invalid_argument saying why the
+// simulator cannot run it.
+Profile read_batsim_profile(const std::string& name, const std::string& json);
 Workload read_drevt_csv(const std::string& path, const std::string& text);
 
 // Adds the resize requests of a CSV file `job_id,after,nodes` (a header line, then one request
