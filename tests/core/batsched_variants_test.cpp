@@ -56,6 +56,20 @@ TEST(EasyBfFast, NeverBackfillsOnExtraNodes) {
   EXPECT_EQ(testing::replay(kExtraNode, 4, "easy-classic").start.at("2"), 0);
 }
 
+// Machines that come back are looked at as a job's end is (batsched's variant ignores them):
+// with every machine unavailable, job 0 (4 nodes) becomes the priority job, planned never; once
+// the machines are available again at 10, it starts.
+TEST(EasyBfFast, StartsWhenMachinesComeBack) {
+  Scheduler scheduler(4, make_policy("easy-bf-fast"));
+  scheduler.mark_unavailable(machine_range(0, 3));
+  const std::vector<testing::TraceJob> trace = trace_in_seconds({{0, 4, 100}});
+  EXPECT_TRUE(testing::run_instant(scheduler, 0, {}, {trace[0].job}).empty());
+  scheduler.mark_available(machine_range(0, 3));
+  const std::vector<Decision> decisions = testing::run_instant(scheduler, from_seconds(10), {}, {});
+  ASSERT_EQ(decisions.size(), 1u);
+  EXPECT_EQ(decisions[0].job_id, "0");
+}
+
 // filler. At 0: job 0 (3 nodes) starts on 0-2; job 1 (2) does not fit in the one free machine and
 // is passed over; job 2 (1) starts on 3. At 5 job 3 (2) finds none free. At 10 job 0 ends: job 1
 // starts on 0-1; job 3 does not fit in machine 2. At 20 job 1 ends: job 3 starts on 0-1.

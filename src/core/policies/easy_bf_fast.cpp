@@ -8,6 +8,8 @@
 // - the waiting jobs are looked at only when a job ended; a job submitted now is looked at once,
 //   after them, and starts if it fits and does not delay the priority job, even ahead of older
 //   waiting jobs that were not looked at again.
+// batsched's variant ignores machines that become available again (or wake up); here they are a
+// reason to look at the waiting jobs, as a job's end is, so that no job waits for ever.
 
 #include <algorithm>
 
@@ -29,10 +31,12 @@ class EasyBfFast final : public Policy {
 
   std::vector<const Job*> select_jobs_to_start(const SchedulingView& view) override {
     Pass pass{view, view.free_nodes, {}};
-    if (job_ended_ && priority_ != nullptr) after_job_end(pass);
+    const bool freed = job_ended_ || view.free_nodes > free_left_;
+    if (freed && priority_ != nullptr) after_job_end(pass);
     for (const Job* job : arrived_) look_at_arrival(pass, *job);
     job_ended_ = false;
     arrived_.clear();
+    free_left_ = pass.free_nodes;
     return pass.started;
   }
 
@@ -113,6 +117,7 @@ class EasyBfFast final : public Policy {
   const Job* priority_ = nullptr;
   Time priority_start_ = kNever;
   bool job_ended_ = false;
+  int free_left_ = 0;                // free machines after the last pass
   std::vector<const Job*> arrived_;  // queued since the last pass, in submission order
 };
 
