@@ -279,6 +279,20 @@ const char* batsched_variant_not_run(const std::string& variant) {
   return nullptr;
 }
 
+// Why batfill does not take an option of a batsched variant it runs
+// (docs/usage.md#batscheds-variants); null for any other key.
+const char* batsched_option_not_taken(const std::string& key) {
+  static const std::vector<std::pair<std::string, const char*>> reasons = {
+      {"fraction_of_machines_to_use", "filler's jobs always get the machines they request"},
+      {"custom_mapping", "filler maps no executors to machines"},
+      {"set_job_metadata", "batfill's scheduler sets no job metadata"},
+  };
+  for (const auto& [name, why] : reasons) {
+    if (name == key) return why;
+  }
+  return nullptr;
+}
+
 // A batsched variant, or a batfill policy name.
 std::string policy_for_variant(const std::string& variant) {
   for (const auto& [batsched_name, policy] : batsched_variants()) {
@@ -516,8 +530,11 @@ SettingValues settings_from_json(const std::string& text) {
     const std::string key = member.name.GetString();
     const Setting* setting = find_setting(key);
     if (setting == nullptr) {
-      throw std::invalid_argument("unknown key " + quoted(key) +
-                                  " (valid: " + join(setting_keys()) + ")");
+      const char* why = batsched_option_not_taken(key);
+      throw std::invalid_argument(
+          (why ? "batsched's option " + quoted(key) + " is not supported: " + why + " ("
+               : "unknown key " + quoted(key) + " (") +
+          "valid: " + join(setting_keys()) + ")");
     }
     values.add(read_setting(*setting, member.value));
   }

@@ -253,6 +253,11 @@ TEST(Settings, BatschedOtherVariants) {
     EXPECT_NE(refused.find("batsched names: easy_bf"), std::string::npos) << refused;
   }
   EXPECT_NE(flags_error({{"variant", "killer"}}).find("kills jobs"), std::string::npos);
+  EXPECT_EQ(error_of(R"({"fraction_of_machines_to_use":0.5})")
+                .rfind("batsched's option 'fraction_of_machines_to_use' is not supported: filler's "
+                       "jobs always get the machines they request (valid: backfill, ",
+                       0),
+            0u);
 }
 
 TEST(Settings, TwoSpellingsOfOneSettingMustAgree) {

@@ -51,9 +51,9 @@ TEST(BatschedAliases, VariantOptionsJson) {
 TEST(BatschedAliases, UnknownVariantListsWhatExists) {
   const cli_testing::CommandResult result =
       run("simulate " BATFILL_SOURCE_DIR "/workloads/tiny.swf --output " +
-          cli_testing::output_dir() + "/x -v filler");
+          cli_testing::output_dir() + "/x -v fillr");
   EXPECT_NE(result.exit_code, 0);
-  EXPECT_NE(result.output.find("'filler'"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("'fillr'"), std::string::npos) << result.output;
   EXPECT_NE(result.output.find("easy_bf"), std::string::npos) << result.output;
   EXPECT_NE(result.output.find("conservative-classic"), std::string::npos) << result.output;
 }
