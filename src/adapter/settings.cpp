@@ -264,33 +264,38 @@ const std::vector<std::string>& batsched_energy_variants() {
   return names;
 }
 
+// Names batfill refuses, each with the reason.
+using Refusals = std::vector<std::pair<std::string, const char*>>;
+
+// The reason `name` is refused; null if it is not.
+const char* refusal_of(const Refusals& refusals, const std::string& name) {
+  for (const auto& [refused, why] : refusals) {
+    if (refused == name) return why;
+  }
+  return nullptr;
+}
+
 // Why batfill does not run one of batsched 1.4's other variants
 // (docs/usage.md#batscheds-variants); null for any other name.
 const char* batsched_variant_not_run(const std::string& variant) {
-  static const std::vector<std::pair<std::string, const char*>> reasons = {
+  static const Refusals reasons = {
       {"crasher", "it is a test of Batsim's handling of a crashing scheduler"},
       {"killer", "it kills jobs, and batfill's scheduler makes no kill decisions yet"},
       {"killer2", "it kills jobs, and batfill's scheduler makes no kill decisions yet"},
       {"submitter", "it submits jobs, and batfill's scheduler makes no job registrations yet"},
   };
-  for (const auto& [name, why] : reasons) {
-    if (name == variant) return why;
-  }
-  return nullptr;
+  return refusal_of(reasons, variant);
 }
 
 // Why batfill does not take an option of a batsched variant it runs
 // (docs/usage.md#batscheds-variants); null for any other key.
 const char* batsched_option_not_taken(const std::string& key) {
-  static const std::vector<std::pair<std::string, const char*>> reasons = {
+  static const Refusals reasons = {
       {"fraction_of_machines_to_use", "filler's jobs always get the machines they request"},
       {"custom_mapping", "filler maps no executors to machines"},
       {"set_job_metadata", "batfill's scheduler sets no job metadata"},
   };
-  for (const auto& [name, why] : reasons) {
-    if (name == key) return why;
-  }
-  return nullptr;
+  return refusal_of(reasons, key);
 }
 
 // A batsched variant, or a batfill policy name.
