@@ -43,9 +43,9 @@ std::string name_of(const rapidjson::Value& value) {
   return value.GetString();
 }
 
-// batsched's energy variants that batfill runs as they behave in batsched
-// (docs/usage.md#energy-batscheds-sleeper-and-energy_watcher): a policy with power settings. Any
-// power setting given as well applies over them.
+// batsched's variants that batfill runs as a policy with other settings: the energy ones
+// (docs/usage.md#energy-batscheds-sleeper-and-energy_watcher), a policy with power settings, and
+// random, filler with random machines. Any setting given as well applies over them.
 struct DropIn {
   const char* name;
   void (*apply)(Settings& settings);
@@ -63,6 +63,13 @@ const std::vector<DropIn>& drop_ins() {
        [](Settings& settings) {
          settings.policy = "sequential";
          settings.scheduler.power.watch_energy = true;
+       }},
+      // batsched's random needs Batsim's compute sharing; batfill never shares a machine, so
+      // its jobs wait for free machines (docs/usage.md#batscheds-variants).
+      {"random",
+       [](Settings& settings) {
+         settings.policy = "filler";
+         settings.scheduler.allocation = AllocationRule::kRandom;
        }},
   };
   return names;
@@ -231,6 +238,12 @@ const std::vector<std::pair<std::string, std::string>>& batsched_variants() {
       {"fcfs_fast", "none"},
       {"sleeper", "sleeper"},
       {"energy_watcher", "energy_watcher"},
+      {"easy_bf_fast", "easy-bf-fast"},
+      {"filler", "filler"},
+      {"sequencer", "sequential"},
+      {"rejecter", "rejecter"},
+      {"waiting_time_estimator", "rejecter"},
+      {"random", "random"},
   };
   return variants;
 }
@@ -251,6 +264,40 @@ const std::vector<std::string>& batsched_energy_variants() {
   return names;
 }
 
+// Names batfill refuses, each with the reason.
+using Refusals = std::vector<std::pair<std::string, const char*>>;
+
+// The reason `name` is refused; null if it is not.
+const char* refusal_of(const Refusals& refusals, const std::string& name) {
+  for (const auto& [refused, why] : refusals) {
+    if (refused == name) return why;
+  }
+  return nullptr;
+}
+
+// Why batfill does not run one of batsched 1.4's other variants
+// (docs/usage.md#batscheds-variants); null for any other name.
+const char* batsched_variant_not_run(const std::string& variant) {
+  static const Refusals reasons = {
+      {"crasher", "it is a test of Batsim's handling of a crashing scheduler"},
+      {"killer", "it kills jobs, and batfill's scheduler makes no kill decisions yet"},
+      {"killer2", "it kills jobs, and batfill's scheduler makes no kill decisions yet"},
+      {"submitter", "it submits jobs, and batfill's scheduler makes no job registrations yet"},
+  };
+  return refusal_of(reasons, variant);
+}
+
+// Why batfill does not take an option of a batsched variant it runs
+// (docs/usage.md#batscheds-variants); null for any other key.
+const char* batsched_option_not_taken(const std::string& key) {
+  static const Refusals reasons = {
+      {"fraction_of_machines_to_use", "filler's jobs always get the machines they request"},
+      {"custom_mapping", "filler maps no executors to machines"},
+      {"set_job_metadata", "batfill's scheduler sets no job metadata"},
+  };
+  return refusal_of(reasons, key);
+}
+
 // A batsched variant, or a batfill policy name.
 std::string policy_for_variant(const std::string& variant) {
   for (const auto& [batsched_name, policy] : batsched_variants()) {
@@ -261,6 +308,10 @@ std::string policy_for_variant(const std::string& variant) {
   }
   const std::string supported = "batsched names: " + join(batsched_variant_names()) +
                                 "; batfill policies: " + join(policy_names());
+  if (const char* why = batsched_variant_not_run(variant)) {
+    throw std::invalid_argument("batsched's variant " + quoted(variant) + " is not supported: " +
+                                why + ", see docs/usage.md (" + supported + ")");
+  }
   const auto& energy = batsched_energy_variants();
   if (std::find(energy.begin(), energy.end(), variant) != energy.end()) {
     throw std::invalid_argument(
@@ -335,7 +386,7 @@ const std::vector<Setting>& table() {
       {"order", "order", kQueueOrder, read_order, nullptr,  //
        "queue order (default: fcfs)"},
       {"alloc", "alloc", kMachineChoice, read_alloc, nullptr,
-       "machine choice: lowest (default) or contiguous"},
+       "machine choice: lowest (default), contiguous or random"},
       {"predictor", "predictor", kNone, read_predictor, predictor_choices,
        "runtime prediction used for planning: {names} (default: requested, the walltime)"},
       {"predictor_options", "predictor-options", kNone, read_predictor_options, nullptr,
@@ -484,8 +535,11 @@ SettingValues settings_from_json(const std::string& text) {
     const std::string key = member.name.GetString();
     const Setting* setting = find_setting(key);
     if (setting == nullptr) {
-      throw std::invalid_argument("unknown key " + quoted(key) +
-                                  " (valid: " + join(setting_keys()) + ")");
+      const char* why = batsched_option_not_taken(key);
+      throw std::invalid_argument(
+          (why ? "batsched's option " + quoted(key) + " is not supported: " + why + " ("
+               : "unknown key " + quoted(key) + " (") +
+          "valid: " + join(setting_keys()) + ")");
     }
     values.add(read_setting(*setting, member.value));
   }

@@ -15,11 +15,14 @@ constexpr int kWordBits = MachineBits::kWordBits;
 AllocationRule parse_allocation_rule(const std::string& name) {
   if (name == "lowest") return AllocationRule::kLowest;
   if (name == "contiguous") return AllocationRule::kContiguous;
-  throw std::invalid_argument("unknown allocation rule '" + name + "' (valid: lowest, contiguous)");
+  if (name == "random") return AllocationRule::kRandom;
+  throw std::invalid_argument("unknown allocation rule '" + name +
+                              "' (valid: lowest, contiguous, random)");
 }
 
 std::string to_string(AllocationRule rule) {
-  return rule == AllocationRule::kLowest ? "lowest" : "contiguous";
+  if (rule == AllocationRule::kContiguous) return "contiguous";
+  return rule == AllocationRule::kRandom ? "random" : "lowest";
 }
 
 MachinePool::MachinePool(int machine_count)
@@ -78,6 +81,7 @@ MachineSet MachinePool::allocate(int count, AllocationRule rule) {
       return false;
     });
   }
+  if (rule == AllocationRule::kRandom) chosen = draw_free(count);
   if (chosen.empty()) {
     // The lowest free ids.
     int needed = count;
@@ -96,6 +100,32 @@ MachineSet MachinePool::allocate(int count, AllocationRule rule) {
   });
   free_count_ -= count;
   return chosen;
+}
+
+// `count` distinct free ids, each draw uniform among the free ids not drawn yet (a partial
+// Fisher-Yates shuffle). splitmix64 rather than a standard distribution, whose results differ
+// between standard libraries: a run gives the same machines everywhere.
+MachineSet MachinePool::draw_free(int count) {
+  std::vector<int> free_ids;
+  free_ids.reserve(static_cast<std::size_t>(free_count_));
+  for_each_free_run([&](int first, int end) {
+    for (int id = first; id < end; ++id) free_ids.push_back(id);
+    return true;
+  });
+  MachineSet chosen;
+  for (std::size_t i = 0; i < static_cast<std::size_t>(count); ++i) {
+    const std::size_t left = free_ids.size() - i;
+    std::swap(free_ids[i], free_ids[i + static_cast<std::size_t>(next_draw() % left)]);
+    chosen.insert(free_ids[i]);
+  }
+  return chosen;
+}
+
+std::uint64_t MachinePool::next_draw() {
+  std::uint64_t z = (draws_ += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
 }
 
 void MachinePool::release(const MachineSet& machines) {

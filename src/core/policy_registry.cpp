@@ -13,6 +13,9 @@ std::unique_ptr<Policy> make_spec_conservative_policy();
 std::unique_ptr<Policy> make_easy_classic_policy();
 std::unique_ptr<Policy> make_conservative_classic_policy();
 std::unique_ptr<Policy> make_sequential_policy();
+std::unique_ptr<Policy> make_easy_bf_fast_policy();
+std::unique_ptr<Policy> make_filler_policy();
+std::unique_ptr<Policy> make_rejecter_policy();
 
 const std::vector<PolicyInfo>& registered_policies() {
   static const std::vector<PolicyInfo> policies = {
@@ -32,9 +35,20 @@ const std::vector<PolicyInfo>& registered_policies() {
        "availability profile, compressed after completions",
        make_conservative_classic_policy},
       {"sequential",
-       "one job at a time in queue order, the head once nothing runs (batsched's sleeper and "
+       "one job at a time in queue order, the head once nothing runs (batsched's sequencer, "
+       "sleeper and "
        "energy_watcher)",
        make_sequential_policy},
+      {"easy-bf-fast",
+       "batsched's fast EASY: the head's reservation planned once when it becomes the head; "
+       "waiting jobs backfill only when a job ends, new ones on arrival",
+       make_easy_bf_fast_policy},
+      {"filler",
+       "every waiting job that fits starts, in queue order, no reservation (batsched's "
+       "filler)",
+       make_filler_policy},
+      {"rejecter", "rejects every job (batsched's rejecter and waiting_time_estimator)",
+       make_rejecter_policy},
   };
   return policies;
 }

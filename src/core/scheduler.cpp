@@ -269,6 +269,8 @@ Scheduler::Admission Scheduler::admission(const Job& job) const {
                         std::to_string(user_limit);
     return admission;
   }
+  admission.refusal = policy_->refusal(job);
+  if (!admission.admitted()) return admission;
   admission.queue_index = queue_index;
   return admission;
 }

@@ -162,9 +162,9 @@ TEST(Settings, BatschedSpellingsMeanBatfillNames) {
   EXPECT_EQ(settings.policy, "easy-classic");
   EXPECT_EQ(settings.scheduler.order, QueueOrder::kAscSize);
   EXPECT_EQ(settings.scheduler.allocation, AllocationRule::kLowest);
-  EXPECT_NE(flags_error({{"variant", "filler"}})
+  EXPECT_NE(flags_error({{"variant", "fillr"}})
                 .find("setting 'backfill' (--variant): unknown "
-                      "variant 'filler' (batsched names: easy_bf"),
+                      "variant 'fillr' (batsched names: easy_bf"),
             std::string::npos);
   EXPECT_NE(flags_error({{"policy", "easy"}}).find("basic, contiguous"), std::string::npos);
 }
@@ -220,9 +220,44 @@ TEST(Settings, BatschedEnergyVariants) {
             std::string::npos)
       << refused;
   EXPECT_NE(refused.find("batsched names: easy_bf, conservative_bf, fcfs, fcfs_fast, sleeper, "
-                         "energy_watcher; batfill policies: none, easy"),
+                         "energy_watcher, easy_bf_fast, filler, sequencer, rejecter, "
+                         "waiting_time_estimator, random; batfill policies: none, easy"),
             std::string::npos)
       << refused;
+}
+
+// batsched's other variants (docs/usage.md#batscheds-variants): each name batfill runs means a
+// policy, random also a machine choice; the ones it does not run are refused with the reason and
+// the accepted names.
+TEST(Settings, BatschedOtherVariants) {
+  const std::vector<std::pair<std::string, std::string>> policies = {
+      {"easy_bf_fast", "easy-bf-fast"},
+      {"filler", "filler"},
+      {"sequencer", "sequential"},
+      {"rejecter", "rejecter"},
+      {"waiting_time_estimator", "rejecter"},
+      {"random", "filler"}};
+  for (const auto& [variant, policy] : policies) {
+    Settings settings;
+    from_flags({{"variant", variant}}).apply_to(settings);
+    EXPECT_EQ(settings.policy, policy) << variant;
+    EXPECT_EQ(settings.scheduler.allocation,
+              variant == "random" ? AllocationRule::kRandom : AllocationRule::kLowest)
+        << variant;
+  }
+  for (const std::string variant : {"killer", "killer2", "submitter", "crasher"}) {
+    const std::string refused = flags_error({{"variant", variant}});
+    EXPECT_NE(refused.find("batsched's variant '" + variant + "' is not supported: "),
+              std::string::npos)
+        << refused;
+    EXPECT_NE(refused.find("batsched names: easy_bf"), std::string::npos) << refused;
+  }
+  EXPECT_NE(flags_error({{"variant", "killer"}}).find("kills jobs"), std::string::npos);
+  EXPECT_EQ(error_of(R"({"fraction_of_machines_to_use":0.5})")
+                .rfind("batsched's option 'fraction_of_machines_to_use' is not supported: filler's "
+                       "jobs always get the machines they request (valid: backfill, ",
+                       0),
+            0u);
 }
 
 TEST(Settings, TwoSpellingsOfOneSettingMustAgree) {
@@ -252,11 +287,11 @@ TEST(Settings, ParseSettingsChecksTheCombination) {
 TEST(Settings, FlagsAndChoicesComeFromTheTable) {
   std::vector<std::string> names;
   for (const SettingFlag& flag : setting_flags()) names.push_back(flag.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"backfill", "variant,v", "order", "queue_order,o",
-                                             "alloc", "policy,p", "predictor", "predictor-options",
-                                             "corrector", "backfill-order", "queues", "batching", "power-off-after",
-                                      "power-switch-on", "power-switch-off", "power-keep-awake",
-                                      "pstate-sleep", "pstate-compute"}));
+  EXPECT_EQ(names, (std::vector<std::string>{
+                       "backfill", "variant,v", "order", "queue_order,o", "alloc", "policy,p",
+                       "predictor", "predictor-options", "corrector", "backfill-order", "queues",
+                       "batching", "power-off-after", "power-switch-on", "power-switch-off",
+                       "power-keep-awake", "pstate-sleep", "pstate-compute"}));
   EXPECT_NE(setting_flags()[0].description.find("conservative-classic"), std::string::npos);
   const std::vector<SettingChoice> choices = setting_choices();
   ASSERT_FALSE(choices.empty());

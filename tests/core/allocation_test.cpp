@@ -41,7 +41,7 @@ TEST(Allocation, LowestTakesTheLowestIds) {
   EXPECT_EQ(to_string(pool.allocate(3, AllocationRule::kLowest)), "0-1 4");
 }
 
-// Random workloads (fixed seeds), every policy: same start times under both rules.
+// Random workloads (fixed seeds), every policy: same start times under every rule.
 TEST(Allocation, RuleNeverChangesStartTimes) {
   std::size_t placements_differ = 0;
   for (const PolicyInfo& policy : registered_policies()) {
@@ -66,6 +66,10 @@ TEST(Allocation, RuleNeverChangesStartTimes) {
       const auto lowest = testing::replay(trace, machines, policy.name);
       const auto blocks = testing::replay(trace, machines, policy.name, contiguous);
       EXPECT_EQ(lowest.start, blocks.start) << policy.name << " seed " << seed;
+      SchedulerOptions drawn;
+      drawn.allocation = AllocationRule::kRandom;
+      EXPECT_EQ(lowest.start, testing::replay(trace, machines, policy.name, drawn).start)
+          << policy.name << " seed " << seed << ", random";
       placements_differ += lowest.machines != blocks.machines ? 1 : 0;
     }
   }

@@ -59,6 +59,7 @@ TEST(Rejection, NoPolicyNeedsTimeLimits) {
   std::vector<TraceJob> trace = jobs({{0, 10, 10}});
   trace[0].job.time_limit = kNoTimeLimit;
   for (const PolicyInfo& policy : registered_policies()) {
+    if (policy.name == "rejecter") continue;  // it starts no job at all
     EXPECT_EQ(testing::replay(trace, 100, policy.name).start.at("0"), 0) << policy.name;
   }
 }

@@ -16,9 +16,11 @@ namespace batfill {
 enum class AllocationRule {
   kLowest,      // the lowest free ids
   kContiguous,  // the lowest free block long enough, else the lowest free ids
+  kRandom,      // free ids drawn at random, from a fixed seed: the same run gives the same draws
 };
 
-// "lowest" or "contiguous"; throws std::invalid_argument listing the valid names otherwise.
+// "lowest", "contiguous" or "random"; throws std::invalid_argument listing the valid names
+// otherwise.
 AllocationRule parse_allocation_rule(const std::string& name);
 std::string to_string(AllocationRule rule);
 
@@ -56,6 +58,8 @@ class MachinePool {
   template <typename Change>
   void for_each_word(const MachineSet& machines, Change change) const;
   void take_out(MachineBits& reason, const MachineSet& machines);
+  MachineSet draw_free(int count);
+  std::uint64_t next_draw();
   void put_back(MachineBits& reason, const MachineSet& machines);
 
   int size_;
@@ -64,6 +68,7 @@ class MachinePool {
   MachineBits unavailable_;  // out of use (a busy one keeps its job)
   MachineBits powered_off_;  // asleep or switching (idle-power-off only)
   int free_count_ = 0;
+  std::uint64_t draws_ = 0;  // kRandom's state
 };
 
 }  // namespace batfill

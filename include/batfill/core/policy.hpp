@@ -115,6 +115,11 @@ class Policy {
   // view.releases.
   virtual void on_prediction_extended(const Job& /*job*/, Time /*start*/, Time /*old_end*/) {}
 
+  // Why the policy refuses `job` at its submission, or "" to admit it: a policy that rejects
+  // jobs of its own (batsched's rejecter, docs/usage.md#batscheds-variants). A refused job is
+  // rejected at once, as one that can never run.
+  virtual std::string refusal(const Job& /*job*/) const { return {}; }
+
   // The jobs of view.queue to start now, in the order they start. Their nodes must fit in
   // view.free_nodes taken together.
   virtual std::vector<const Job*> select_jobs_to_start(const SchedulingView& view) = 0;
