@@ -115,6 +115,7 @@ ReplayResult replay(const ReplayRequest& request) {
   options.nodes = request.nodes;
   options.resize_requests_replayed = resizes;
   simulator::MemoryOutputs outputs(run.queues, resizes);
+  outputs.expect_jobs(jobs->record_count());
   const simulator::SimulationResult simulated = simulator::run_simulation(
       *jobs, *scheduler, options,
       [&outputs](const simulator::JobRecord& job) { outputs.job_ended(job); });

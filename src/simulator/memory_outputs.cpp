@@ -55,6 +55,21 @@ void JobColumns::add(const JobRecord& job) {
   }
 }
 
+void JobColumns::reserve(std::size_t jobs) {
+  for (TextColumn* column : {&job_id, &workload_name, &profile, &final_state, &allocated_resources}) {
+    column->ends.reserve(jobs);
+  }
+  for (std::vector<double>* column : {&submission_time, &requested_time, &starting_time,
+                                      &execution_time, &finish_time, &waiting_time,
+                                      &turnaround_time, &stretch}) {
+    column->reserve(jobs);
+  }
+  for (std::vector<std::int64_t>* column :
+       {&requested_number_of_resources, &success, &consumed_energy}) {
+    column->reserve(jobs);
+  }
+}
+
 MemoryOutputs::MemoryOutputs(std::shared_ptr<const QueueConfig> queues, bool resizes)
     : figures_(std::move(queues)) {
   if (resizes) resizes_.emplace(resizes_text_);

@@ -39,6 +39,8 @@ struct JobColumns {
   std::vector<std::int64_t> requested_number_of_resources, success, consumed_energy;
 
   void add(const JobRecord& job);
+  // Room for `jobs` entries: each column's memory is touched once, not once per doubling.
+  void reserve(std::size_t jobs);
   std::size_t size() const { return success.size(); }
 };
 
@@ -48,6 +50,8 @@ class MemoryOutputs {
   // `resizes`: also make the text of PREFIX_resizes.csv.
   explicit MemoryOutputs(std::shared_ptr<const QueueConfig> queues = nullptr,
                          bool resizes = false);
+  // The number of jobs the run will end (the workload's records), known before it starts.
+  void expect_jobs(std::size_t jobs) { jobs_.reserve(jobs); }
   void job_ended(const JobRecord& job);
   ScheduleMetrics metrics(int machine_count) const {
     return figures_.metrics.metrics(machine_count);
