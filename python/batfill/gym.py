@@ -217,8 +217,7 @@ class SchedulingEnv(_Env):
         self.action_space = discrete(slots)
         self.observation_space = box(0.0, 1.0, (slots * FEATURES,), np.float32)
         self.np_random = np.random.default_rng()
-        self._slot_numbers = np.arange(slots)
-        self._started = False
+        self._started = self._done = False
 
     def window_starts(self):
         """The first and one past the last index a window may start at (RLScheduler's range)."""
@@ -239,27 +238,29 @@ class SchedulingEnv(_Env):
         else:
             start = int(self.np_random.integers(*self.window_starts()))
         self._episode.reset(start)
-        self._started = True
-        return self._observe(), self._info()
+        self._started, self._done, self._start = True, False, start
+        observation, mask, now = self._episode.observed()
+        return observation, {"time": now, "window_start": start, "action_mask": mask}
 
     def step(self, action):
-        if not self._started:
-            raise RuntimeError("call reset() before step()")
-        if self._episode.done:
-            raise RuntimeError("the episode is over: call reset()")
-        if not isinstance(action, (int, np.integer)) or isinstance(action, bool):
+        if self._done or not self._started:
+            raise RuntimeError("the episode is over: call reset()" if self._done
+                               else "call reset() before step()")
+        if type(action) is not int and (not isinstance(action, (int, np.integer)) or
+                                        isinstance(action, bool)):
             raise TypeError(f"action {action!r}: an int in [0, {self.slots})")
         try:
-            terminated = self._episode.step_slot(action)
+            terminated, observation, mask, now = self._episode.advance(action)
         except (IndexError, OverflowError, TypeError):
             raise ValueError(f"action {action}: slot empty ({self._episode.shown} jobs waiting "
                              f"in view)") from None
-        reward = -self._episode.total() if terminated else 0.0
-        observation = self._observe()
-        info = self._info()
+        info = {"time": now, "window_start": self._start, "action_mask": mask}
         if terminated:
-            info["mean_" + self.metric] = self._episode.total()
-        return observation, float(reward), terminated, False, info
+            self._done = True
+            mean = self._episode.total()
+            info["mean_" + self.metric] = mean
+            return observation, -mean, True, False, info
+        return observation, 0.0, False, False, info
 
     def baseline_action(self, baseline):
         """The slot of the job a baseline (BASELINES' key, or a --order name) starts next, among
@@ -274,7 +275,7 @@ class SchedulingEnv(_Env):
         """Plays a baseline over the whole window starting at `start`, choosing among every
         waiting job as RLScheduler's baselines do; its mean `metric` (the episode's -reward)."""
         self._episode.reset(int(start))
-        self._started = True
+        self._started, self._done, self._start = True, True, int(start)
         return self._episode.play(BASELINES.get(baseline, baseline))
 
     def schedule(self):
@@ -321,13 +322,6 @@ class SchedulingEnv(_Env):
                 "allocated_resources": " ".join(map(str, taken)), "consumed_energy": -1,
                 "metadata": ""})
         pd.DataFrame(rows).to_csv(path, index=False, float_format="%.6f")
-
-    def _observe(self):
-        return self._episode.observation()
-
-    def _info(self):
-        return {"time": self._episode.now, "window_start": self._episode.start,
-                "action_mask": self._slot_numbers < self._episode.shown}
 
     def render(self):
         return None

@@ -1,7 +1,8 @@
 """batfill.simulate: a replay as `batfill simulate` runs it, its outputs as pandas objects.
 
 SimGrid allows one simulation engine per process, so each replay runs in a child process
-(os.fork) that sends its outputs back through a pipe; nothing goes through files. A Python
+(os.fork) that hands its outputs back in memory shared with the caller; nothing goes through
+files on disk. A Python
 policy runs in that child too: what it changes in itself is not seen by the caller, unless the
 replay runs in the caller's process (in_process=True, once per process).
 """
@@ -9,11 +10,15 @@ replay runs in the caller's process (in_process=True, once per process).
 import io
 import json
 import math
+import mmap
 import os
 import pickle
 import signal
+import struct
 import sys
+import tempfile
 
+import numpy as np
 import pandas as pd
 
 from . import _batfill
@@ -49,9 +54,9 @@ class Result:
     """
 
     def __init__(self, raw):
-        self._jobs_csv = raw["jobs_csv"]
+        self._columns = raw["jobs"]
         self._jobs = None
-        self.schedule = _read_schedule(raw["schedule_csv"])
+        self.schedule = {key: _value(text) for key, text in raw["schedule"].items()}
         self.summary = raw["summary"]
         self.summary_text = raw["summary_text"]
         self.resizes = (_read_csv(raw["resizes_csv"].encode(), RESIZE_COLUMNS)
@@ -59,10 +64,10 @@ class Result:
 
     @property
     def jobs(self):
-        # Made on first use: a caller who wants only the figures does not pay for a DataFrame.
+        # Made on first use: a caller who wants only the figures does not pay for its texts.
         if self._jobs is None:
-            self._jobs = _read_csv(self._jobs_csv, JOB_COLUMNS)
-            self._jobs_csv = None
+            self._jobs = _jobs_frame(self._columns)
+            self._columns = None
         return self._jobs
 
     def to_csv(self, prefix):
@@ -94,6 +99,21 @@ def _read_csv(data, columns):
                        float_precision="high")
 
 
+def _jobs_frame(columns):
+    """Result.jobs from the replay's columns (batfill._batfill.replay): each number column as it
+    comes, each text column made into str objects, the metadata column empty."""
+    size = len(columns["success"])
+    data = {}
+    for name, kind in JOB_COLUMNS.items():
+        if name == "metadata":
+            data[name] = np.full(size, "", dtype=object)
+        elif kind == "str":
+            data[name] = _batfill.texts(*columns[name])
+        else:
+            data[name] = columns[name]
+    return pd.DataFrame(data, copy=False)
+
+
 def _value(text):
     for kind in (int, float):
         try:
@@ -101,11 +121,6 @@ def _value(text):
         except ValueError:
             pass
     return text
-
-
-def _read_schedule(text):
-    header, values = text.splitlines()[:2]
-    return {key: _value(value) for key, value in zip(header.split(","), values.split(","))}
 
 
 def _frame_csv_text(frame):
@@ -290,45 +305,86 @@ _ERRORS = {"ValueError": ValueError, "TypeError": TypeError, "PolicyError": _bat
 
 def _in_child(function, arguments):
     """function(**arguments) in a forked child; its result or its exception comes back."""
-    read_end, write_end = os.pipe()
-    sys.stdout.flush()
-    sys.stderr.flush()
-    pid = os.fork()
-    if pid == 0:
-        _child(read_end, write_end, function, arguments)
-    os.close(write_end)
-    try:
-        with os.fdopen(read_end, "rb") as pipe:
-            data = pipe.read()
-    except BaseException:
-        os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
-        raise
-    _, status = os.waitpid(pid, 0)
-    if not data:
+    with _result_file() as out:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:
+            _child(out, function, arguments)
+        try:
+            _, status = os.waitpid(pid, 0)
+        except BaseException:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            raise
+        received = _receive(out)
+    if received is None:
         raise RuntimeError(f"the replay's process ended without a result ({_describe(status)})")
-    outcome, *content = pickle.loads(data)
+    outcome, *content = received
     if outcome == "ok":
         return content[0]
     kind, message = content
     raise _ERRORS.get(kind, RuntimeError)(message)
 
 
-def _child(read_end, write_end, function, arguments):
+def _child(out, function, arguments):
     try:
-        os.close(read_end)
         try:
             payload = ("ok", function(**arguments))
         except BaseException as error:  # everything goes back to the caller
             kind = type(error).__name__
             message = str(error) if kind in _ERRORS or kind == "RuntimeError" else f"{kind}: {error}"
             payload = ("error", kind, message)
-        with os.fdopen(write_end, "wb") as pipe:
-            pipe.write(pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL))
+        _send(out, payload)
         sys.stdout.flush()
         sys.stderr.flush()
     finally:
         os._exit(0)
+
+
+# The result comes back in memory the two processes share (an anonymous memory file, not a
+# file on disk): a pickle whose arrays (the jobs' columns) lie beside it as raw bytes, never
+# copied into it, and which the caller maps instead of reading. A pipe cost more than the
+# replay's outputs were worth: tens of megabytes crossing it a few kilobytes per wake-up.
+_LENGTH = struct.Struct("<Q")
+
+
+def _result_file():
+    if hasattr(os, "memfd_create"):
+        return os.fdopen(os.memfd_create("batfill-replay", os.MFD_CLOEXEC), "w+b", buffering=0)
+    return tempfile.TemporaryFile(buffering=0)
+
+
+def _send(out, payload):
+    """The number of parts, each part's length, the pickle, then each array's bytes."""
+    buffers = []
+    data = pickle.dumps(payload, protocol=5, buffer_callback=buffers.append)
+    parts = [memoryview(data)] + [buffer.raw() for buffer in buffers]
+    head = b"".join(_LENGTH.pack(n) for n in [len(parts)] + [part.nbytes for part in parts])
+    for part in [memoryview(head)] + parts:
+        while part:
+            part = part[out.write(part):]
+
+
+def _receive(out):
+    """The payload _send wrote, its arrays mapped, not copied; None for a partial one."""
+    size = os.fstat(out.fileno()).st_size
+    if size < _LENGTH.size:
+        return None
+    memory = mmap.mmap(out.fileno(), size, access=mmap.ACCESS_COPY)  # writable columns
+    view = memoryview(memory)
+    count = _LENGTH.unpack_from(view)[0]
+    offset = _LENGTH.size * (count + 1)
+    if count < 1 or offset > size:
+        return None
+    parts = []
+    for index in range(count):
+        length = _LENGTH.unpack_from(view, _LENGTH.size * (index + 1))[0]
+        if offset + length > size:
+            return None
+        parts.append(view[offset:offset + length])
+        offset += length
+    return pickle.loads(parts[0], buffers=parts[1:])
 
 
 def _describe(status):

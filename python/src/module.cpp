@@ -12,6 +12,7 @@
 #include "batfill/common/time.hpp"
 #include "batfill/core/policy_registry.hpp"
 #include "batfill/transport/serve.hpp"
+#include "job_columns_binding.hpp"
 #include "pick_episode_binding.hpp"
 #include "python_policy.hpp"
 #include "replay.hpp"
@@ -37,10 +38,10 @@ py::dict metrics_dict(const simulator::ScheduleMetrics& m) {
   return out;
 }
 
-py::dict result_dict(const python::ReplayResult& result) {
+py::dict result_dict(python::ReplayResult&& result) {
   py::dict out;
-  out["jobs_csv"] = py::bytes(result.jobs_csv);
-  out["schedule_csv"] = result.schedule_csv;
+  out["jobs"] = python::job_columns_dict(std::move(result.jobs));
+  out["schedule"] = result.schedule;
   out["resizes_csv"] = result.resizes_csv;
   out["summary_text"] = result.summary_text;
   py::dict summary = metrics_dict(result.metrics);
@@ -113,7 +114,7 @@ py::dict replay(const std::string& workload_path, const std::string& workload_js
     const py::gil_scoped_release release;
     result = python::replay(request);
   }
-  return result_dict(result);
+  return result_dict(std::move(result));
 }
 
 // `batfill serve` with a Python policy (or a registered one when `policy` is None): its exit
@@ -155,6 +156,7 @@ PYBIND11_MODULE(_batfill, module) {
   module.def("policy_names", &policy_names, "The registered policies.");
   python::bind_policy_view(module);
   python::bind_pick_episode(module);
+  python::bind_job_columns(module);
   module.def("replay", &replay, py::arg("workload_path"), py::arg("workload_json"),
              py::arg("platform"), py::arg("nodes"), py::arg("settings_json"), py::arg("policy"),
              py::arg("load_factor"), py::arg("shake"), py::arg("resize_label"),

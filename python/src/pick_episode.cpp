@@ -13,6 +13,24 @@ constexpr double kMaxWait = 12 * 60 * 60;
 constexpr double kBelowOne = 1.0 - 1e-5;
 constexpr std::int64_t kNoRelease = std::numeric_limits<std::int64_t>::max();
 
+// std::stable_sort's result for an order on integers, without the temporary buffer it
+// allocates at every call: the queue and the running jobs are sorted at every event and are
+// mostly short and nearly in order already, where an insertion sort is cheapest.
+template <typename Less>
+void sort_stably(std::vector<std::size_t>& items, Less less) {
+  constexpr std::size_t kShort = 64;
+  if (items.size() > kShort) {
+    std::stable_sort(items.begin(), items.end(), less);
+    return;
+  }
+  for (std::size_t i = 1; i < items.size(); ++i) {
+    const std::size_t item = items[i];
+    std::size_t j = i;
+    for (; j > 0 && less(item, items[j - 1]); --j) items[j] = items[j - 1];
+    items[j] = item;
+  }
+}
+
 }  // namespace
 
 PickEpisode::PickEpisode(std::shared_ptr<const PickTrace> trace, PickOptions options)
@@ -69,7 +87,7 @@ void PickEpisode::release_first() {
 }
 
 void PickEpisode::sort_running_by_end() {
-  std::stable_sort(running_.begin(), running_.end(), [this](std::size_t a, std::size_t b) {
+  sort_stably(running_, [this](std::size_t a, std::size_t b) {
     return start_of(a) + trace_->runtime[a] < start_of(b) + trace_->runtime[b];
   });
 }
@@ -97,7 +115,7 @@ void PickEpisode::wait_until_fits(std::size_t job) {
 // walltime ends strictly before the picked job's shadow time, computed once from the running
 // jobs' walltimes (no extra nodes).
 void PickEpisode::backfill_until_fits(std::size_t job) {
-  std::stable_sort(running_.begin(), running_.end(), [this](std::size_t a, std::size_t b) {
+  sort_stably(running_, [this](std::size_t a, std::size_t b) {
     return start_of(a) + trace_->requested_time[a] < start_of(b) + trace_->requested_time[b];
   });
   std::int64_t shadow = now_;
@@ -108,7 +126,7 @@ void PickEpisode::backfill_until_fits(std::size_t job) {
     if (free >= trace_->nodes[job]) break;
   }
   while (!fits(job)) {
-    std::stable_sort(queue_.begin(), queue_.end(), [this](std::size_t a, std::size_t b) {
+    sort_stably(queue_, [this](std::size_t a, std::size_t b) {
       return trace_->submit[a] < trace_->submit[b];
     });
     const std::vector<std::size_t> candidates = queue_;
@@ -156,6 +174,8 @@ bool PickEpisode::step(std::size_t job) {
 
 std::size_t PickEpisode::sort_queue(QueueOrder order) {
   const Time now = from_seconds(now_);
+  // std::stable_sort itself: F2's NaN scores (a walltime of -1) tie with every job, an order
+  // in which another stable sort could give another result.
   std::stable_sort(queue_.begin(), queue_.end(), [&](std::size_t a, std::size_t b) {
     return queued_before(order, trace_->core_jobs[a], trace_->core_jobs[b], now);
   });
@@ -193,14 +213,14 @@ double PickEpisode::total() const {
 
 std::vector<std::size_t> PickEpisode::visible() const {
   std::vector<std::size_t> fcfs = queue_;
-  std::stable_sort(fcfs.begin(), fcfs.end(), [this](std::size_t a, std::size_t b) {
+  sort_stably(fcfs, [this](std::size_t a, std::size_t b) {
     return trace_->submit[a] < trace_->submit[b];
   });
   if (fcfs.size() <= options_.slots) return fcfs;
   // A long queue shows the first jobs of SJF and smallest-first, alternately, each once.
   auto first_of = [&](QueueOrder order) {
     std::vector<std::size_t> sorted = fcfs;
-    std::stable_sort(sorted.begin(), sorted.end(), [&](std::size_t a, std::size_t b) {
+    sort_stably(sorted, [&](std::size_t a, std::size_t b) {
       return queued_before(order, trace_->core_jobs[a], trace_->core_jobs[b], 0);
     });
     sorted.resize(options_.slots);

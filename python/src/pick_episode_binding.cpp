@@ -72,6 +72,25 @@ py::array_t<float> observation(PickEpisode& episode) {
   return out;
 }
 
+// What the environment returns after a reset or a step, made in one call: a step is a few
+// microseconds, and each call from Python, attribute and numpy operation costs a fraction of one.
+// (observation, action mask, time).
+py::tuple observed(PickEpisode& episode) {
+  py::array_t<float> observation_now = observation(episode);
+  py::array_t<bool> mask(static_cast<py::ssize_t>(episode.options().slots));
+  bool* occupied = mask.mutable_data();
+  for (std::size_t slot = 0; slot < episode.options().slots; ++slot) {
+    occupied[slot] = slot < episode.shown();
+  }
+  return py::make_tuple(std::move(observation_now), std::move(mask), episode.now());
+}
+
+// step_slot(slot) and then observed(): (terminated, observation, action mask, time).
+py::tuple advance(PickEpisode& episode, std::size_t slot) {
+  const bool terminated = episode.step_slot(slot);
+  return py::make_tuple(terminated) + observed(episode);
+}
+
 // Plays an order until the episode ends: its total.
 double play(PickEpisode& episode, const std::string& order_name) {
   const QueueOrder order = parse_queue_order(order_name);
@@ -113,6 +132,10 @@ void bind_pick_episode(py::module_& module) {
            "Starts the job of a slot of the last observation; true when the episode is over.")
       .def_property_readonly("shown", &PickEpisode::shown)
       .def("observation", &observation)
+      .def("observed", &observed, "(observation, action mask, time) now.")
+      .def("advance", &advance, py::arg("slot"),
+           "Steps the job of a slot of the last observation: (terminated, observation, action "
+           "mask, time).")
       .def("total", &PickEpisode::total)
       .def("is_waiting", &PickEpisode::is_waiting)
       .def_property_readonly("done", &PickEpisode::done)

@@ -9,7 +9,6 @@
 
 #include "batfill/adapter/settings.hpp"
 #include "batfill/common/machine_set.hpp"
-#include "batfill/simulator/output_texts.hpp"
 #include "batfill/simulator/run_summary.hpp"
 #include "batfill/simulator/simulation.hpp"
 #include "batfill/workload/job_stream.hpp"
@@ -63,7 +62,7 @@ bool any_resize_request(const workload::Workload& workload) {
 }
 
 std::string summary_text(const ReplayResult& result, const workload::JobStream& jobs,
-                         int machine_count, const simulator::OutputTexts& outputs,
+                         int machine_count, const simulator::MemoryOutputs& outputs,
                          const simulator::RunInfo& run) {
   std::ostringstream out;
   simulator::write_run_summary(out, {jobs, machine_count, result.scheduler, result.transforms},
@@ -115,7 +114,8 @@ ReplayResult replay(const ReplayRequest& request) {
   options.platform_file = request.platform_file;
   options.nodes = request.nodes;
   options.resize_requests_replayed = resizes;
-  simulator::OutputTexts outputs(run.queues, resizes);
+  simulator::MemoryOutputs outputs(run.queues, resizes);
+  outputs.expect_jobs(jobs->record_count());
   const simulator::SimulationResult simulated = simulator::run_simulation(
       *jobs, *scheduler, options,
       [&outputs](const simulator::JobRecord& job) { outputs.job_ended(job); });
@@ -126,8 +126,8 @@ ReplayResult replay(const ReplayRequest& request) {
   run.simulation_seconds = seconds_since(start);
   outputs.finish(result.metrics, run);
   run.cpu_seconds = cpu_seconds() - cpu_start;
-  result.jobs_csv = outputs.jobs_csv();
-  result.schedule_csv = outputs.schedule_csv();
+  result.jobs = outputs.take_jobs();
+  result.schedule = outputs.schedule();
   result.resizes_csv = outputs.resizes_csv();
   result.rejection_reasons = outputs.reasons().groups();
   result.queues = run.queue_figures;

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "batfill/adapter/batsim_adapter.hpp"
-#include "batfill/simulator/outputs.hpp"
+#include "batfill/simulator/memory_outputs.hpp"
 
 namespace batfill::python {
 
@@ -29,7 +29,9 @@ struct ReplayRequest {
 };
 
 struct ReplayResult {
-  std::string jobs_csv, schedule_csv, resizes_csv;  // the files' texts
+  simulator::JobColumns jobs;                     // _jobs.csv
+  std::map<std::string, std::string> schedule;   // _schedule.csv's keys and value texts
+  std::string resizes_csv;                        // PREFIX_resizes.csv ("" without requests)
   std::string summary_text;                         // the lines the CLI prints
   simulator::ScheduleMetrics metrics;
   std::map<std::string, int> rejection_reasons;

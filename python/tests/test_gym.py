@@ -211,6 +211,32 @@ class RLSchedulerNumbers(unittest.TestCase):
                                      float(row[baseline]))
 
 
+class NanScores(unittest.TestCase):
+    def test_f2_of_a_missing_walltime_ties_with_every_job(self):
+        # One node. Job 1 (100 s, runs 1000 s) starts at once; job 2 (200 s) is picked alone
+        # and waits for the node while jobs 3, 4 and 5 arrive (300, 400, 500 s); it runs from
+        # 1100 to 1200 s. Job 3 has neither runtime nor walltime: its runtime counts as 10 s,
+        # its requested time is -1, so its F2 score is sqrt(-1) * 1 + 25600 log10(300) = NaN.
+        # Jobs 4 and 5 score sqrt(30) + 25600 log10(400) = 66618.2 and
+        # sqrt(40) + 25600 log10(500) = 69099.9. NaN ties with both, so submission decides:
+        # 3 starts at 1200 (to 1210), then 4 (to 1240), then 5. RLScheduler's list.sort gives
+        # the same here: its queue [3, 4, 5] is one ascending run (no key is less than NaN, and
+        # 69099.9 is not less than 66618.2), which the sort leaves as it is.
+        lines = ["; MaxNodes: 1", "; MaxProcs: 1"]
+        jobs = [(1, 100, 1000, 1000), (2, 200, 100, 100), (3, 300, -1, -1), (4, 400, 30, 30),
+                (5, 500, 40, 40)] + [(i, 10000 * i, 10, 10) for i in range(6, 13)]
+        for number, submit, runtime, walltime in jobs:
+            lines.append(f"{number} {submit} -1 {runtime} 1 -1 -1 1 {walltime} -1 1 1 1 1 1 "
+                         f"-1 -1 -1")
+        with tempfile.NamedTemporaryFile("w", suffix=".swf") as trace:
+            trace.write("\n".join(lines) + "\n")
+            trace.flush()
+            env = gym.SchedulingEnv(trace.name, window=5, slots=4)
+        env.play("f2", 0)
+        starts = dict(zip(env.schedule().job_id, env.schedule().start_time))
+        self.assertEqual(starts, {1: 100, 2: 1100, 3: 1200, 4: 1210, 5: 1240})
+
+
 class Orders(unittest.TestCase):
     def test_baselines_are_batfill_queue_orders(self):
         # Usable everywhere: a replay takes them as `order`.

@@ -35,6 +35,13 @@ const char* outcome_name(ResizeRecord::Outcome outcome) {
   return "pending";
 }
 
+double JobRecord::stretch() const {
+  const Time execution = execution_time();
+  const Time turnaround = turnaround_time();
+  if (execution > 0) return static_cast<double>(turnaround) / static_cast<double>(execution);
+  return turnaround > 0 ? std::numeric_limits<double>::infinity() : 1.0;
+}
+
 JobRecord record_of(const workload::WorkloadJob& job) {
   JobRecord record;
   record.job = job.job;

@@ -80,11 +80,6 @@ void append_job_row(std::string& rows, const JobRecord& job) {
   if (job.executed()) {
     const Time execution = job.execution_time();
     const Time turnaround = job.turnaround_time();
-    // A zero-length job keeps its exact length 0 (Batsim itself would stretch it to 1e-5 s).
-    const double stretch = execution > 0
-                               ? static_cast<double>(turnaround) / static_cast<double>(execution)
-                           : turnaround > 0 ? INFINITY
-                                            : 1.0;
     for (const Time t :
          {job.start_time, execution, job.finish_time, job.waiting_time(), turnaround}) {
       append_seconds(rows, t);
@@ -94,7 +89,7 @@ void append_job_row(std::string& rows, const JobRecord& job) {
     if (turnaround == execution) {
       rows += "1.000000";
     } else {
-      append_fixed6(rows, stretch);
+      append_fixed6(rows, job.stretch());
     }
     rows += ',';
     append_machine_set(rows, job.machines);
@@ -216,7 +211,7 @@ void add_energy_keys(std::map<std::string, std::string>& row, const ScheduleMetr
 
 }  // namespace
 
-void write_schedule_csv(std::ostream& out, const ScheduleMetrics& m, const RunInfo& run) {
+std::map<std::string, std::string> schedule_row(const ScheduleMetrics& m, const RunInfo& run) {
   std::map<std::string, std::string> row = {
       {"batsim_version", run.version},
       {"makespan", format_seconds(m.makespan)},
@@ -249,8 +244,12 @@ void write_schedule_csv(std::ostream& out, const ScheduleMetrics& m, const RunIn
       row["queue_" + queue.name + "_mean_bounded_slowdown"] = fixed6(queue.mean_bounded_slowdown);
     }
   }
+  return row;
+}
+
+void write_schedule_csv(std::ostream& out, const ScheduleMetrics& m, const RunInfo& run) {
   std::string header, values;
-  for (const auto& [key, value] : row) {
+  for (const auto& [key, value] : schedule_row(m, run)) {
     header += (header.empty() ? "" : ",") + key;
     values += (values.empty() ? "" : ",") + value;
   }

@@ -9,12 +9,16 @@ runs with numpy alone. Both environments play the same agent, "the first visible
 observation order and batfill's are both by submission then), with backfilling off and on; CPU
 time of the steps only, episodes reset outside the timing:
 
-    PYTHONPATH=build/python /usr/bin/python3 experiments/benchmarks/python/gym_steps.py RLSCHEDULER_DIR [WINDOWS]
+    PYTHONPATH=build/python /usr/bin/python3 experiments/benchmarks/python/gym_steps.py RLSCHEDULER_DIR [WINDOWS] [ROUNDS]
+
+Each round plays every window once in each environment, the two alternated; the CPU times are
+the median over the rounds.
 """
 
 import contextlib
 import io
 import os
+import statistics
 import sys
 import tempfile
 import time
@@ -96,17 +100,23 @@ def ours(starts, backfill):
 def main():
     directory = sys.argv[1]
     windows = int(sys.argv[2]) if len(sys.argv) > 2 else 10
+    rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 3
     starts = [256 + (9400 - 256) * i // windows for i in range(windows)]
-    print("| backfilling | environment | steps | CPU (s) | steps/s |")
+    print(f"| backfilling | environment | steps | CPU (s), median of {rounds} | steps/s |")
     print("|---|---|---|---|---|")
     for backfill in (False, True):
-        rows = [("RLScheduler HPCEnv", *theirs(directory, starts, backfill)),
-                ("batfill.gym", *ours(starts, backfill))]
-        for name, steps, cpu in rows:
-            print(f"| {'on' if backfill else 'off'} | {name} | {steps} | {cpu:.2f} | "
+        runs = {"RLScheduler HPCEnv": [], "batfill.gym": []}
+        for _ in range(rounds):  # alternated, so that a change of load hits both alike
+            runs["RLScheduler HPCEnv"].append(theirs(directory, starts, backfill))
+            runs["batfill.gym"].append(ours(starts, backfill))
+        rates = []
+        for name, results in runs.items():
+            steps = results[0][0]
+            cpu = statistics.median(result[1] for result in results)
+            rates.append(steps / cpu)
+            print(f"| {'on' if backfill else 'off'} | {name} | {steps} | {cpu:.3f} | "
                   f"{steps / cpu:,.0f} |")
-        print(f"| {'on' if backfill else 'off'} | ratio | | | "
-              f"{(rows[1][1] / rows[1][2]) / (rows[0][1] / rows[0][2]):.0f}x |")
+        print(f"| {'on' if backfill else 'off'} | ratio | | | {rates[1] / rates[0]:.0f}x |")
 
 
 if __name__ == "__main__":

@@ -4,8 +4,8 @@
    (python/examples/easy.py) against easy-classic, a Python FCFS against `none`;
 2. batfill.simulate against the `batfill simulate` command, on SDSC-BLUE (easy).
 
-CPU time (user + system) of each whole replay, the child process included, median of REPEATS
-runs interleaved so that a load change hits every case alike:
+CPU time (user + system) of each whole replay, the child process included, and its wall time,
+median of REPEATS runs interleaved so that a load change hits every case alike:
 
     PYTHONPATH=build/python /usr/bin/python3 experiments/benchmarks/python/python_cost.py [REPEATS]
 """
@@ -16,6 +16,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "python", "examples"))
@@ -38,9 +39,10 @@ def cpu():
 
 
 def measured(run):
-    start = cpu()
+    """CPU and wall seconds of run()."""
+    start, wall = cpu(), time.perf_counter()
     run()
-    return cpu() - start
+    return cpu() - start, time.perf_counter() - wall
 
 
 def cli(workload, *options):
@@ -66,11 +68,12 @@ def main():
     for _ in range(repeats):
         for case, run in CASES.items():
             times[case].append(measured(run))
-    print(f"| case | CPU time (s), median of {repeats} | runs |")
-    print("|---|---|---|")
+    print(f"| case | CPU (s), median of {repeats} | wall (s), median | CPU runs |")
+    print("|---|---|---|---|")
     for case, values in times.items():
-        runs = ", ".join(f"{value:.2f}" for value in values)
-        print(f"| {case} | {statistics.median(values):.2f} | {runs} |")
+        runs = ", ".join(f"{cpu_time:.2f}" for cpu_time, _ in values)
+        print(f"| {case} | {statistics.median(v[0] for v in values):.2f} | "
+              f"{statistics.median(v[1] for v in values):.2f} | {runs} |")
 
 
 if __name__ == "__main__":

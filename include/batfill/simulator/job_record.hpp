@@ -63,6 +63,9 @@ struct JobRecord {
   Time execution_time() const { return finish_time - start_time; }
   Time waiting_time() const { return start_time - job.submit_time; }
   Time turnaround_time() const { return finish_time - job.submit_time; }
+  // Turnaround over execution, as _jobs.csv's stretch; a zero-length job keeps its exact length
+  // 0 (Batsim itself would stretch it to 1e-5 s): infinite if it waited, else 1.
+  double stretch() const;
 };
 
 // The record of a workload job before it is submitted: what it requests, nothing happened yet.

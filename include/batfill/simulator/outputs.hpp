@@ -108,6 +108,8 @@ struct RunInfo {
 // PREFIX_schedule.csv: one header row and one value row, keys in lexicographic order like
 // Batsim's, with batfill's `utilization` and `mean_bounded_slowdown` added.
 void write_schedule_csv(std::ostream& out, const ScheduleMetrics& metrics, const RunInfo& run);
+// That file's keys and the texts of their values.
+std::map<std::string, std::string> schedule_row(const ScheduleMetrics& metrics, const RunInfo& run);
 
 // The human summary printed on stdout after a run.
 void write_summary(std::ostream& out, const RejectionReasons& reasons,
