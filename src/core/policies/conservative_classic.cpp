@@ -404,7 +404,8 @@ class Plan {
   // A reservation that is the earliest fit from now as of the last compression (one that may
   // backfill, with a known start) can only move to a start before `reach`, the end of the
   // capacity given back since then: the search stops there. The plan's runs with the job's
-  // nodes free (FreeRuns, read once per compression and again only where capacity comes back)
+  // nodes free, or a few fewer (FreeRuns, read once per compression and again only where
+  // capacity comes back; see runs_with)
   // tell where an earlier slot could begin at the soonest: the search starts there, and where
   // no run allows one, the job cannot move, which under overload is most jobs. Returns the
   // capacity its old slot gave back (none if it did not move).
@@ -517,7 +518,7 @@ class Plan {
   std::size_t competing_ = 0;          // waiting jobs without a reservation in this pass
   bool placement_due_ = false;         // some waiting job should get a slot
   CompressionWindow window_;           // capacity given back since the slots were chosen
-  // The runs of the last compression, one per number of nodes searched for, in the first
+  // The runs of the last compression, one per power of two of nodes searched for, in the first
   // `runs_in_use_` (the others are kept for their memory); where each is, or kNoRuns.
   std::vector<FreeRuns> free_runs_;
   std::size_t runs_in_use_ = 0;
