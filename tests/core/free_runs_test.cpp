@@ -67,8 +67,8 @@ TEST(FreeRuns, CapacityTakenSinceLeavesALowerBound) {
 
 // The property compression relies on, on random plans changed as a compression changes them
 // (rectangles taken and given back, each given back told): for a rectangle at `start`, no slot
-// earlier than `start` begins before earliest_start, and searching from there finds the slot a
-// search from the origin finds.
+// earlier than `start` begins before earliest_start of the runs with its nodes free, or with
+// fewer, and searching from there finds the slot a search from the origin finds.
 TEST(FreeRuns, BoundTheEarliestMoveFromBelowOnRandomPlans) {
   std::mt19937 random(17);
   auto uniform = [&](int low, int high) {
@@ -103,6 +103,17 @@ TEST(FreeRuns, BoundTheEarliestMoveFromBelowOnRandomPlans) {
         ASSERT_EQ(profile.earliest_move(lowest, r.start, r.duration, r.nodes), moved);
       }
       of_job.check_invariants();
+      // The runs with fewer nodes free hold those with the job's nodes free: they bound its
+      // search too (compression reads one set of runs per power of two of nodes).
+      FreeRuns& fewer = runs[static_cast<std::size_t>(uniform(1, r.nodes) - 1)];
+      const Time lower = fewer.earliest_start(r.duration, r.start, profile);
+      if (lower >= r.start) {
+        ASSERT_EQ(moved, r.start) << "round " << round << " step " << step;
+      } else {
+        ASSERT_LE(lower, moved) << "round " << round << " step " << step;
+        ASSERT_EQ(profile.earliest_move(lower, r.start, r.duration, r.nodes), moved);
+      }
+      fewer.check_invariants();
       // Then the plan changes: the rectangle moves to its earliest slot (its old place given
       // back), or goes, or another one comes.
       const int change = uniform(0, 2);

@@ -19,21 +19,22 @@ namespace batfill {
 namespace {
 
 // About ten times the work the machine can do: one job every two seconds on average, of four
-// nodes and eighty seconds on average, on 16 nodes. Half the jobs end before their limit, so
+// nodes (of up to `small_nodes` four times in five) and eighty seconds on average, on 16 nodes. Half the jobs end before their limit, so
 // reservations move and shadows change.
-std::vector<testing::TraceJob> overloaded_trace(unsigned seed, int machine) {
+std::vector<testing::TraceJob> overloaded_trace(unsigned seed, int machine, int jobs = 200,
+                                                int small_nodes = 4) {
   std::mt19937 random(seed);
   auto uniform = [&](int low, int high) {
     return std::uniform_int_distribution<int>(low, high)(random);
   };
   std::vector<testing::TraceJob> trace;
   int submit = 0;
-  for (int i = 0; i < 200; ++i) {
+  for (int i = 0; i < jobs; ++i) {
     submit += uniform(0, 4);
     testing::TraceJob t;
     t.job.id = std::to_string(i);
     t.job.submit_time = from_seconds(submit);
-    t.job.nodes = uniform(0, 4) == 0 ? uniform(1, machine) : uniform(1, 4);
+    t.job.nodes = uniform(0, 4) == 0 ? uniform(1, machine) : uniform(1, small_nodes);
     t.job.time_limit = from_seconds(uniform(1, 20) * 10);
     t.runtime = uniform(0, 1) == 0 ? from_seconds(uniform(0, 200)) : t.job.time_limit;
     trace.push_back(t);
@@ -82,6 +83,26 @@ TEST(OverloadedLiteral, EveryPolicyMatchesItsLiteralTranscription) {
         ASSERT_EQ(fast.start, literal.start) << policy << " " << to_string(order) << " seed "
                                              << seed;
       }
+    }
+  }
+}
+
+// Queues of several hundred jobs of every size on a larger machine: compression's searches for
+// jobs of different sizes then share the plan's runs read for the power of two below their size
+// (src/core/policies/conservative_classic.cpp), each size bounded by runs with fewer nodes free.
+TEST(OverloadedLiteral, LongQueuesOfManySizesMatchTheLiteralTranscription) {
+  constexpr int kMachine = 64;
+  for (unsigned seed = 11; seed <= 12; ++seed) {
+    const std::vector<testing::TraceJob> trace = overloaded_trace(seed, kMachine, 600, 24);
+    for (const std::string policy :
+         {"none", "easy", "conservative", "easy-classic", "conservative-classic"}) {
+      const testing::ReplayResult literal =
+          testing::replay(trace, kMachine, literal_of(policy), SchedulerOptions{});
+      const testing::ReplayResult fast =
+          testing::replay(trace, kMachine, policy, SchedulerOptions{});
+      ASSERT_EQ(fast.start.size(), trace.size()) << policy << " seed " << seed;
+      EXPECT_GE(peak_waiting(trace, fast), 300u) << policy << " seed " << seed;
+      ASSERT_EQ(fast.start, literal.start) << policy << " seed " << seed;
     }
   }
 }

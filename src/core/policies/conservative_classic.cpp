@@ -404,7 +404,8 @@ class Plan {
   // A reservation that is the earliest fit from now as of the last compression (one that may
   // backfill, with a known start) can only move to a start before `reach`, the end of the
   // capacity given back since then: the search stops there. The plan's runs with the job's
-  // nodes free (FreeRuns, read once per compression and again only where capacity comes back)
+  // nodes free, or a few fewer (FreeRuns, read once per compression and again only where
+  // capacity comes back; see runs_with)
   // tell where an earlier slot could begin at the soonest: the search starts there, and where
   // no run allows one, the job cannot move, which under overload is most jobs. Returns the
   // capacity its old slot gave back (none if it did not move).
@@ -437,10 +438,16 @@ class Plan {
     return freed;
   }
 
-  // The runs of the plan with `nodes` free, read by this compression's searches; null while the
-  // queue is short: then a compression makes a few searches, which cost less than reading runs.
+  // The runs of the plan that bound the searches for `nodes` nodes, read by this compression's
+  // searches; null while the queue is short: then a compression makes a few searches, which cost
+  // less than reading runs. The runs with the largest power of two not above `nodes` free hold
+  // every run with `nodes` free, so they bound its searches too, a little lower: one read of the
+  // plan then serves jobs of up to twice the size (measured on KTH-SP2's first 10,000 jobs at
+  // load 2: 21 % fewer instructions than runs per size, 7 % fewer than per two leading bits; runs
+  // per power of four made the searches the larger cost).
   FreeRuns* runs_with(int nodes) {
-    if (waiting_.size() < kQueueForRuns) return nullptr;
+    if (waiting_.size() < kQueueForRuns || nodes < 1) return nullptr;
+    nodes = power_of_two_at_most(nodes);
     const auto index = static_cast<std::size_t>(nodes);
     if (index >= free_runs_by_nodes_.size()) free_runs_by_nodes_.resize(index + 1, kNoRuns);
     std::size_t& runs = free_runs_by_nodes_[index];
@@ -450,6 +457,11 @@ class Plan {
       free_runs_[runs].reset(nodes, now_);
     }
     return &free_runs_[runs];
+  }
+  static int power_of_two_at_most(int nodes) {
+    int power = 1;
+    while (power <= nodes / 2) power *= 2;
+    return power;
   }
   void forget_runs() {
     for (std::size_t runs = 0; runs < runs_in_use_; ++runs) {
@@ -506,7 +518,7 @@ class Plan {
   std::size_t competing_ = 0;          // waiting jobs without a reservation in this pass
   bool placement_due_ = false;         // some waiting job should get a slot
   CompressionWindow window_;           // capacity given back since the slots were chosen
-  // The runs of the last compression, one per number of nodes searched for, in the first
+  // The runs of the last compression, one per power of two of nodes searched for, in the first
   // `runs_in_use_` (the others are kept for their memory); where each is, or kNoRuns.
   std::vector<FreeRuns> free_runs_;
   std::size_t runs_in_use_ = 0;

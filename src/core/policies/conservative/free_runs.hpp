@@ -5,7 +5,8 @@
 // reservations cannot move, and a search that proves it walks the plan from now to the
 // reservation's start; one that moves walks it up to the new slot. Within one compression the
 // plan changes only where reservations move: the runs read for one search answer the next ones
-// for the same number of nodes, and capacity given back is read again where it came back.
+// for the same number of nodes, or more (runs with `nodes` free hold those with more free), and
+// capacity given back is read again where it came back.
 //
 // A slot earlier than a reservation's own lies, up to that start, inside one run: one as long as
 // the job, or the run that reaches the reservation's start. So no slot begins before the first
