@@ -235,7 +235,7 @@ void PowerModel::watch_power_changes() {
 void PowerModel::update_joules() const {
   const double clock = sg4::Engine::get_clock();
   if (clock == updated_at_) return;
-  if (updated_at_ >= 0 && steady()) {
+  if (updated_at_ >= 0 && changes_->executions == 0 && !changes_->since_read) {
     total_ += watts_ * (clock - updated_at_);
     updated_at_ = clock;
     return;
@@ -244,35 +244,20 @@ void PowerModel::update_joules() const {
     total_ = 0;
     watts_ = 0;
     for (const Machine& machine : machines_) {
-      machine.joules_read = sg_host_get_consumed_energy(machine.host);
-      machine.watts_read = sg_host_get_current_consumption(machine.host);
-      total_ += machine.joules_read;
-      watts_ += machine.watts_read;
+      total_ += sg_host_get_consumed_energy(machine.host);
+      watts_ += sg_host_get_current_consumption(machine.host);
     }
   });
   changes_->since_read = false;
   updated_at_ = clock;
-  read_at_ = clock;
   wattmin_.reset();
 }
-
-bool PowerModel::steady() const { return changes_->executions == 0 && !changes_->since_read; }
 
 double PowerModel::joules_of(const MachineSet& machines) const {
   update_joules();
   double joules = 0;
-  if (steady()) {  // each machine's power has not changed since the reading
-    const double elapsed = sg4::Engine::get_clock() - read_at_;
-    for_each_id(machines, [&](int id) {
-      const Machine& machine = machines_[static_cast<std::size_t>(id)];
-      joules += machine.joules_read + machine.watts_read * elapsed;
-    });
-    return joules;
-  }
-  simgrid::kernel::actor::simcall_answered([&] {  // one simcall, as in update_joules
-    for_each_id(machines, [&](int id) {
-      joules += sg_host_get_consumed_energy(machines_[static_cast<std::size_t>(id)].host);
-    });
+  for_each_id(machines, [&](int id) {
+    joules += sg_host_get_consumed_energy(machines_[static_cast<std::size_t>(id)].host);
   });
   return joules;
 }

@@ -56,9 +56,6 @@ class PowerModel {
     HostPower power;
     MachineState state = MachineState::kIdle;
     Time since = 0;
-    // Its joules and power at the last reading of every machine (PowerModel::update_joules).
-    mutable double joules_read = 0;
-    mutable double watts_read = 0;
   };
   // One decision's machines, until every one has switched.
   struct PendingSwitch {
@@ -73,7 +70,6 @@ class PowerModel {
   void change_state(int id, MachineState state, Time now);
   void watch_power_changes();
   void update_joules() const;
-  bool steady() const;
   double joules_of(const MachineSet& machines) const;
   double wattmin() const;
   void trace_energy(Time now, char event) const;
@@ -101,7 +97,6 @@ class PowerModel {
   // SimGrid's clock when every machine's joules were last read, their sum then, the machines'
   // power then, and the sum of their least powers in their pstates (reset when a pstate changes).
   mutable double updated_at_ = -1;
-  mutable double read_at_ = -1;
   mutable double total_ = 0;
   mutable double watts_ = 0;
   mutable std::optional<double> wattmin_;

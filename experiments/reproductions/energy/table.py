@@ -49,6 +49,27 @@ def dominates(a, b):
             float(a["mean_bounded_slowdown"]) <= float(b["mean_bounded_slowdown"]))
 
 
+def summary(rows):
+    """Energy (GJ) / mean bounded slowdown per run, one column per trace (docs/experiments.md)."""
+    print("| scheduler | policy | power_off_after | " +
+          " | ".join(label for _, label, _ in TRACES) + " |")
+    print("|---|---|---|" + "---|" * len(TRACES))
+    keys = []
+    for r in rows:
+        key = (r["scheduler"], r["policy"], r["power_off_after"])
+        if key not in keys:
+            keys.append(key)
+    for key in keys:
+        cells = []
+        for _, label, _ in TRACES:
+            found = [r for r in rows if (r["scheduler"], r["policy"], r["power_off_after"]) == key
+                     and r["trace"] == label]
+            cells.append(f"{float(found[0]['consumed_joules']) / 1e9:.3f} / "
+                         f"{float(found[0]['mean_bounded_slowdown']):.2f}" if found else "–")
+        print(f"| {key[0]} | {key[1]} | {key[2] or '–'} | " + " | ".join(cells) + " |")
+    print()
+
+
 def report(rows, missing, days):
     cut = "the whole traces" if days == "all" else f"the jobs submitted in each trace's first {days} days"
     print("# Energy experiment: results\n")
@@ -57,6 +78,7 @@ def report(rows, missing, days):
           "`consumed_joules`), mean bounded slowdown with tau = 10 s, mean wait in hours, "
           "wall = the run's wall time in seconds on a shared machine. Produced by "
           "`experiments/reproductions/energy/run.sh`.\n")
+    summary(rows)
     for _, label, nodes in TRACES:
         mine = [r for r in rows if r["trace"] == label]
         print(f"## {label} ({nodes} machines)\n")
