@@ -10,6 +10,14 @@ namespace {
 
 namespace sg4 = simgrid::s4u;
 
+// An actor that runs one SimGrid activity and reports its end. SimGrid zeroes every new actor's
+// stack, and the stand-in's 8 MiB (the engine's setting, which its own actor needs) made each
+// machine switch of an idle power-off run cost milliseconds: these actors need a small one.
+sg4::ActorPtr activity_actor(const std::string& name, sg4::Host* host) {
+  constexpr unsigned kStackBytes = 64 * 1024;  // below malloc's mmap threshold
+  return sg4::Actor::init(name, host)->set_stacksize(kStackBytes);
+}
+
 // Batsim's profile `ret`: a non-zero return code ends the job COMPLETED_FAILED.
 FinalState state_on_normal_end(const workload::Profile& profile) {
   return profile.return_code == 0 ? FinalState::kCompletedSuccessfully
@@ -105,40 +113,42 @@ void JobExecutor::start_parallel_task(std::size_t slot, const std::string& name,
   ++parallel_running_;
   sg4::ExecPtr task = sg4::this_actor::exec_init(hosts, flops, bytes);
   parallel_tasks_[slot] = task;
-  sg4::Actor::create("job " + name, hosts.front(), [this, slot, task, walltime, normal_end] {
-    task->start();
-    FinalState state = normal_end;
-    try {
-      task->wait_for(walltime);  // a negative timeout waits for the end
-    } catch (const simgrid::TimeoutException&) {
-      task->cancel();
-      state = FinalState::kCompletedWalltimeReached;
-    } catch (const simgrid::CancelException&) {
-      return;  // killed: kill() has accounted for it
-    }
-    // Killed while this actor waited to run: the slot is no longer its.
-    const auto running = parallel_tasks_.find(slot);
-    if (running == parallel_tasks_.end() || running->second != task) return;
-    parallel_tasks_.erase(running);
-    std::unique_lock<sg4::Mutex> lock(*mutex_);
-    parallel_finished_.push_back({from_fractional_seconds(sg4::Engine::get_clock()), slot, state});
-    parallel_done_->notify_all();
-  });
+  activity_actor("job " + name, hosts.front())
+      ->start([this, slot, task, walltime, normal_end] {
+        task->start();
+        FinalState state = normal_end;
+        try {
+          task->wait_for(walltime);  // a negative timeout waits for the end
+        } catch (const simgrid::TimeoutException&) {
+          task->cancel();
+          state = FinalState::kCompletedWalltimeReached;
+        } catch (const simgrid::CancelException&) {
+          return;  // killed: kill() has accounted for it
+        }
+        // Killed while this actor waited to run: the slot is no longer its.
+        const auto running = parallel_tasks_.find(slot);
+        if (running == parallel_tasks_.end() || running->second != task) return;
+        parallel_tasks_.erase(running);
+        std::unique_lock<sg4::Mutex> lock(*mutex_);
+        parallel_finished_.push_back(
+            {from_fractional_seconds(sg4::Engine::get_clock()), slot, state});
+        parallel_done_->notify_all();
+      });
 }
 
 void JobExecutor::start_switch(int machine, int virtual_pstate, int target) {
   sg4::Host* host = compute_hosts_[static_cast<std::size_t>(machine)];
   ++parallel_running_;
-  sg4::Actor::create("switch " + std::to_string(machine), host,
-                     [this, host, machine, virtual_pstate, target] {
-                       host->set_pstate(static_cast<unsigned long>(virtual_pstate));
-                       sg4::this_actor::execute(1);
-                       host->set_pstate(static_cast<unsigned long>(target));
-                       std::unique_lock<sg4::Mutex> lock(*mutex_);
-                       switches_finished_.push_back(
-                           {from_fractional_seconds(sg4::Engine::get_clock()), machine, target});
-                       parallel_done_->notify_all();
-                     });
+  activity_actor("switch " + std::to_string(machine), host)
+      ->start([this, host, machine, virtual_pstate, target] {
+        host->set_pstate(static_cast<unsigned long>(virtual_pstate));
+        sg4::this_actor::execute(1);
+        host->set_pstate(static_cast<unsigned long>(target));
+        std::unique_lock<sg4::Mutex> lock(*mutex_);
+        switches_finished_.push_back(
+            {from_fractional_seconds(sg4::Engine::get_clock()), machine, target});
+        parallel_done_->notify_all();
+      });
 }
 
 void JobExecutor::take_switch_ends(Time now, std::vector<SwitchEnd>& ended) {

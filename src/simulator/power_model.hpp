@@ -5,6 +5,7 @@
 // host energy plugin measures.
 
 #include <array>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -67,6 +68,7 @@ class PowerModel {
   void check(const protocol::SetResourceState& decision, Time now) const;
   void check_machine(const protocol::SetResourceState& decision, int id, Time now) const;
   void change_state(int id, MachineState state, Time now);
+  void watch_power_changes();
   void update_joules() const;
   double joules_of(const MachineSet& machines) const;
   double wattmin() const;
@@ -84,11 +86,21 @@ class PowerModel {
   double last_end_joules_ = 0;
   long long machine_switches_ = 0;
   long long grouped_switches_ = 0;
-  // SimGrid's clock when every machine's joules were last read, their sum then, and the sum of
-  // their least powers in their pstates (reset when a pstate changes).
+  // Whether some machine's power may have changed since the joules were last read: a SimGrid
+  // execution (a parallel task or a switch) runs or ended, or a pstate changed. Shared with
+  // SimGrid's signals, which outlive the model.
+  struct PowerChanges {
+    int executions = 0;
+    bool since_read = true;
+  };
+
+  // SimGrid's clock when every machine's joules were last read, their sum then, the machines'
+  // power then, and the sum of their least powers in their pstates (reset when a pstate changes).
   mutable double updated_at_ = -1;
   mutable double total_ = 0;
+  mutable double watts_ = 0;
   mutable std::optional<double> wattmin_;
+  std::shared_ptr<PowerChanges> changes_ = std::make_shared<PowerChanges>();
 };
 
 }  // namespace batfill::simulator

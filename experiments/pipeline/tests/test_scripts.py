@@ -3,6 +3,7 @@
   /usr/bin/python3 experiments/pipeline/tests/test_scripts.py"""
 import csv
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -104,6 +105,32 @@ class Scripts(unittest.TestCase):
         self.assertEqual(requests(f.name, seed=1, fraction=1.0, growth=0.25),
                          [("1", 50, 3), ("2", 50, 1)])
         self.assertEqual(len(requests(f.name, seed=1, fraction=0.5, growth=0.25)), 1)
+
+    def test_energy_points_and_goal(self):
+        # Two runs of KTH-SP2 written by hand: batfill's at 4 GJ and slowdown 10 uses less energy
+        # than batsched's energy_bf (5 GJ) at a lower slowdown, so it meets the goal; a run whose
+        # _schedule.csv is absent is listed as missing, not dropped silently.
+        out, results = tempfile.mkdtemp(), tempfile.mkdtemp()
+        for folder in (out, results):
+            self.addCleanup(shutil.rmtree, folder)
+        header = ("consumed_joules,mean_bounded_slowdown,mean_waiting_time,nb_machine_switches,"
+                  "time_sleeping,makespan,simulation_time\n")
+        for name, row in [("KTH-SP2-1996-2.1-cln_easy-classic_0", "4e9,10,3600,8,5,100,1\n"),
+                          ("KTH-SP2-1996-2.1-cln_energy_bf", "5e9,12,7200,2,1,100,9\n")]:
+            with open(os.path.join(out, name + "_schedule.csv"), "w") as f:
+                f.write(header + row)
+        subprocess.run([sys.executable, os.path.join(HERE, "..", "reproductions", "energy",
+                                                     "table.py"), out, results, "14"], check=True)
+        with open(os.path.join(results, "points.csv")) as f:
+            rows = list(csv.DictReader(f))
+        self.assertEqual([(r["scheduler"], r["policy"], r["power_off_after"]) for r in rows],
+                         [("batfill", "easy-classic", "0"), ("batsched", "energy_bf", "")])
+        with open(os.path.join(results, "results.md")) as f:
+            text = f.read()
+        self.assertIn("less energy at an equal or lower mean bounded slowdown: easy-classic at 0.",
+                      text)
+        self.assertIn("KTH-SP2 batfill easy-classic 60", text)
+        self.assertIn("No run of batsched's energy schedulers finished", text)  # SDSC-SP2
 
 
 if __name__ == "__main__":
